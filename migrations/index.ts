@@ -1,0 +1,8 @@
+import type { Upcaster } from '../src/events/define-upcaster.js';
+import { promptSubmittedChars } from './0001-prompt-submitted-chars.js';
+
+/**
+ * Every migration, in order. Upcasters lift old event versions when they are read; log
+ * migrations (copy-transform) write a new log from the old one, run by `engram migrate`.
+ */
+export const upcasters: readonly Upcaster[] = [promptSubmittedChars as Upcaster];

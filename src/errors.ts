@@ -1,0 +1,47 @@
+/**
+ * Every error engram raises on purpose carries a stable `code` (callers, tests and `engram doctor`
+ * match on it, never on the message) and, when it wraps another failure, that failure as `cause`.
+ */
+export type ErrorCode =
+  | 'HOOK_INPUT_INVALID'
+  | 'SPOOL_FILE_INVALID'
+  | 'EVENT_INVALID'
+  | 'EVENT_TYPE_UNKNOWN'
+  | 'UPCASTER_MISSING'
+  | 'LOG_LOCKED'
+  | 'LOG_CORRUPT'
+  | 'LOG_NOT_OPEN'
+  | 'PROJECTOR_FAILED'
+  | 'STATE_CORRUPT'
+  | 'WORKER_UNREACHABLE'
+  | 'WORKER_PROTOCOL'
+  | 'SETTINGS_INVALID'
+  | 'MIGRATION_FAILED'
+  | 'USAGE';
+
+export class EngramError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EngramError';
+    this.code = code;
+  }
+}
+
+export function isEngramError(err: unknown, code?: ErrorCode): err is EngramError {
+  return err instanceof EngramError && (code === undefined || err.code === code);
+}
+
+/** One line for logs and reports: the code, the message, and the causes' messages. */
+export function describeError(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    if (current instanceof EngramError) parts.push(`${current.code}: ${current.message}`);
+    else if (current instanceof Error) parts.push(current.message);
+    else parts.push(String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(' ← ');
+}

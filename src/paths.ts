@@ -1,0 +1,78 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Where engram keeps its own state and where Claude Code reads memories. */
+export interface EngramPaths {
+  /** `ENGRAM_HOME`; default `~/.engram`. */
+  home: string;
+  spoolTmp: string;
+  spoolNew: string;
+  spoolRejected: string;
+  /** The LevelDB log: only the worker (or a CLI command when no worker runs) opens it. */
+  log: string;
+  logs: string;
+  hooksLog: string;
+  workerLog: string;
+  socket: string;
+  pidFile: string;
+  /** Created exclusively by the one hook that starts the worker, so racing hooks start one. */
+  startLock: string;
+  /** Projector state and checkpoints. */
+  state: string;
+  /** Projections that are not memory files (sessions, trace). */
+  views: string;
+  /** `CLAUDE_CONFIG_DIR`; default `~/.claude`. */
+  claude: string;
+}
+
+// A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS).
+const MAX_SOCKET_PATH = 100;
+
+export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths {
+  const home = resolve(env.ENGRAM_HOME || join(homedir(), '.engram'));
+  const claude = resolve(env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'));
+  let socket = join(home, 'worker.sock');
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    socket = join('/tmp', `engram-${fnv1a(home)}.sock`);
+  }
+  return {
+    home,
+    spoolTmp: join(home, 'spool', 'tmp'),
+    spoolNew: join(home, 'spool', 'new'),
+    spoolRejected: join(home, 'spool', 'rejected'),
+    log: join(home, 'log'),
+    logs: join(home, 'logs'),
+    hooksLog: join(home, 'logs', 'hooks.log'),
+    workerLog: join(home, 'logs', 'worker.log'),
+    socket,
+    pidFile: join(home, 'worker.pid'),
+    startLock: join(home, 'worker.starting'),
+    state: join(home, 'state'),
+    views: join(home, 'views'),
+    claude,
+  };
+}
+
+// Not node:crypto: hooks import this file, and every module a hook loads is paid on each prompt.
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/**
+ * Claude Code's own name for a project's directory under `<claude>/projects/`: every character
+ * that is not an ASCII letter or digit becomes `-`, one for one (DESIGN.md says `/` and `.`; Claude
+ * Code's cli.js replaces `_`, spaces and the rest too, and memories written to any other directory
+ * would never be loaded).
+ */
+export function projectSlug(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+export function projectMemoryDir(claude: string, cwd: string): string {
+  return join(claude, 'projects', projectSlug(cwd), 'memory');
+}
