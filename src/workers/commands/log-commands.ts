@@ -1,0 +1,76 @@
+import { readdirSync } from 'node:fs';
+import { z } from 'zod';
+import type { EngramPaths } from '../../paths.js';
+import { defineCommand } from './command.js';
+
+/** `engram log dump`: every event as stored, one JSON object a line, in log order. */
+export const logDump = defineCommand({
+  name: 'log.dump',
+  args: z.object({}),
+  async run(engine, _args, output) {
+    for await (const batch of engine.log.read({ batchSize: 500 })) {
+      let text = '';
+      for (const e of batch) {
+        text += `${JSON.stringify({ seq: e.seq, id: e.id, type: e.type, schemaVersion: e.schemaVersion, ts: e.ts, session: e.session, project: e.project, data: e.data })}\n`;
+      }
+      await output.out(text);
+    }
+    return 0;
+  },
+});
+
+export interface LogStats {
+  total: number;
+  head: number;
+  byType: Record<string, number>;
+  spool: SpoolCounts;
+}
+
+export interface SpoolCounts {
+  /** Complete files waiting in spool/new. */
+  pending: number;
+  /** Files a hook is writing now (or died writing) in spool/tmp. */
+  inFlight: number;
+  /** Files moved to spool/rejected, each with a .reason beside it. */
+  rejected: number;
+}
+
+/** `engram log stats [--json]`: counts by type, total, spool pending and rejected. */
+export const logStats = defineCommand({
+  name: 'log.stats',
+  args: z.object({ json: z.boolean().default(false) }),
+  async run(engine, args, output) {
+    const byType: Record<string, number> = {};
+    let total = 0;
+    for await (const batch of engine.log.read({ batchSize: 2000 })) {
+      for (const e of batch) byType[e.type] = (byType[e.type] ?? 0) + 1;
+      total += batch.length;
+    }
+    const sortedTypes = Object.fromEntries(Object.entries(byType).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const stats: LogStats = { total, head: engine.log.head, byType: sortedTypes, spool: spoolCounts(engine.paths) };
+    if (args.json) {
+      await output.out(`${JSON.stringify(stats, null, 2)}\n`);
+      return 0;
+    }
+    const lines = [`events: ${total} (head seq ${stats.head})`];
+    for (const [type, n] of Object.entries(sortedTypes)) lines.push(`  ${type.padEnd(20)} ${n}`);
+    lines.push(`spool: ${stats.spool.pending} pending, ${stats.spool.inFlight} in flight, ${stats.spool.rejected} rejected`);
+    await output.out(`${lines.join('\n')}\n`);
+    return 0;
+  },
+});
+
+export function spoolCounts(paths: EngramPaths): SpoolCounts {
+  const count = (dir: string, keep: (name: string) => boolean) => {
+    try {
+      return readdirSync(dir).filter(keep).length;
+    } catch {
+      return 0;
+    }
+  };
+  return {
+    pending: count(paths.spoolNew, (n) => n.endsWith('.json')),
+    inFlight: count(paths.spoolTmp, (n) => n.endsWith('.json')),
+    rejected: count(paths.spoolRejected, (n) => !n.endsWith('.reason')),
+  };
+}

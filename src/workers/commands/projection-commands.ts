@@ -1,0 +1,92 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { EngramError } from '../../errors.js';
+import type { EventLog } from '../../log/event-log.js';
+import { allProjections } from '../../projections/all-projections.js';
+import { CheckpointStore } from '../checkpoint-store.js';
+import { ProjectionRunner } from '../projection-runner.js';
+import { defineCommand } from './command.js';
+import { spoolCounts } from './log-commands.js';
+
+/** `engram worker --drain`: ingest everything pending, project to the end, react; then return. */
+export const drain = defineCommand({
+  name: 'drain',
+  args: z.object({}),
+  async run(engine, _args, output) {
+    const report = await engine.drain();
+    output.err(`drained: ${report.ingested} ingested, ${report.duplicates} duplicates skipped, ${report.rejected} rejected, ${report.reacted} from reactors; log head ${engine.log.head}\n`);
+    return 0;
+  },
+});
+
+/** `engram rebuild [--only NAME]`: drop projection state and outputs, replay the log. */
+export const rebuild = defineCommand({
+  name: 'rebuild',
+  args: z.object({ only: z.array(z.string()).default([]) }),
+  async run(engine, args, output) {
+    const started = performance.now();
+    await engine.runner.rebuild({ only: args.only, onProgress: (done, total) => output.progress(done, total) });
+    const names = args.only.length > 0 ? args.only : engine.runner.names;
+    output.err(`rebuilt ${names.join(', ')} from ${engine.log.head} events in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+    return 0;
+  },
+});
+
+/**
+ * `engram replay --until SEQ|ISO --out DIR`: the projections as they stood at that point of the
+ * log, written under DIR (views/, claude/, state/). The live projections are not touched.
+ */
+export const replay = defineCommand({
+  name: 'replay',
+  args: z.object({ until: z.string().min(1), out: z.string().min(1) }),
+  async run(engine, args, output) {
+    const out = resolve(args.out);
+    if (nonEmpty(out)) throw new EngramError('USAGE', `${out} is not empty; replay writes into a new or empty directory`);
+    const until = await resolveUntil(engine.log, args.until);
+    const runner = new ProjectionRunner({
+      log: engine.log,
+      catalog: engine.catalog,
+      store: new CheckpointStore(join(out, 'state')),
+      projections: allProjections({ views: join(out, 'views'), claude: join(out, 'claude') }),
+      clock: engine.clock,
+    });
+    await runner.start();
+    await runner.runUntil(until, (done, total) => output.progress(done, total));
+    output.err(`replayed events 1..${until} of ${engine.log.head} into ${out}\n`);
+    return 0;
+  },
+});
+
+/** `engram worker status`, and the facts `engram doctor` reads. */
+export const status = defineCommand({
+  name: 'status',
+  args: z.object({ json: z.boolean().default(true) }),
+  async run(engine, _args, output) {
+    const faults = engine.runner.status();
+    await output.out(`${JSON.stringify({ head: engine.log.head, spool: spoolCounts(engine.paths), projectors: faults }, null, 2)}\n`);
+    return 0;
+  },
+});
+
+/**
+ * A seq is itself; an ISO time means every event before the first one stamped later than it
+ * (the log as it stood then, taking event time as arrival time).
+ */
+export async function resolveUntil(log: EventLog, until: string): Promise<number> {
+  if (/^\d+$/.test(until)) return Math.min(Number(until), log.head);
+  const at = Date.parse(until);
+  if (Number.isNaN(at)) throw new EngramError('USAGE', `--until takes a seq or an ISO time, not ${JSON.stringify(until)}`);
+  for await (const batch of log.read()) {
+    for (const event of batch) if (Date.parse(event.ts) > at) return event.seq - 1;
+  }
+  return log.head;
+}
+
+function nonEmpty(dir: string): boolean {
+  try {
+    return readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs';
+import type { Clock } from '../clock.js';
+import type { EventCatalog } from '../events/catalog.js';
+import { defaultCatalog } from '../events/default-catalog.js';
+import { newEventId, wallMicros } from '../events/event-id.js';
+import { LevelEventLog } from '../log/level-event-log.js';
+import type { EventLog } from '../log/event-log.js';
+import type { EngramPaths } from '../paths.js';
+import { allProjections } from '../projections/all-projections.js';
+import { CheckpointStore } from './checkpoint-store.js';
+import { ingestSpool, type IngestOptions, type IngestReport } from './ingest.js';
+import { ProjectionRunner } from './projection-runner.js';
+import type { Reactor } from './reactor.js';
+import { skillsInventoryReactor } from './reactors/skills-inventory.js';
+
+export interface EngineOptions {
+  paths: EngramPaths;
+  clock: Clock;
+  /** Spool ingest settings; see IngestOptions for each default. */
+  ingest?: IngestOptions;
+  /** Passed to the runner; tests use it to crash between a sink write and its checkpoint. */
+  afterSinkApplied?: (projector: string, seq: number) => void;
+}
+
+export interface TickReport extends IngestReport {
+  /** Events the reactors appended. */
+  reacted: number;
+}
+
+/**
+ * The log with everything that works on it: ingest, the projection runner and the reactors.
+ * The worker holds one for its lifetime; a CLI command opens one when no worker runs.
+ */
+export class Engine {
+  readonly log: EventLog;
+  readonly catalog: EventCatalog;
+  readonly runner: ProjectionRunner;
+  readonly paths: EngramPaths;
+  readonly clock: Clock;
+  readonly #options: EngineOptions;
+  readonly #reactors: Reactor[];
+  #ingesting: Promise<unknown> = Promise.resolve();
+
+  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, options: EngineOptions) {
+    this.log = log;
+    this.catalog = catalog;
+    this.runner = runner;
+    this.paths = options.paths;
+    this.clock = options.clock;
+    this.#options = options;
+    this.#reactors = [skillsInventoryReactor()];
+  }
+
+  /** Opens the log (EngramError LOG_LOCKED if another process holds it) and loads checkpoints. */
+  static async open(options: EngineOptions): Promise<Engine> {
+    const { paths } = options;
+    for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.logs, paths.state, paths.views]) {
+      mkdirSync(dir, { recursive: true });
+    }
+    const log = await LevelEventLog.open(paths.log);
+    try {
+      const catalog = defaultCatalog();
+      const runner = new ProjectionRunner({
+        log,
+        catalog,
+        store: new CheckpointStore(paths.state),
+        projections: allProjections({ views: paths.views, claude: paths.claude }),
+        clock: options.clock,
+        afterSinkApplied: options.afterSinkApplied,
+      });
+      await runner.start();
+      return new Engine(log, catalog, runner, options);
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
+  }
+
+  /** One ingest at a time, so two passes never interleave their batches. */
+  ingest(options: IngestOptions = {}): Promise<IngestReport> {
+    const run = this.#ingesting.then(() =>
+      ingestSpool(
+        { log: this.log, catalog: this.catalog, paths: this.paths, nowMs: () => Date.now() },
+        { ...this.#options.ingest, ...options },
+      ),
+    );
+    this.#ingesting = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Reactors run only on projections that have caught up, and append what they report. */
+  async react(): Promise<number> {
+    if (!this.runner.caughtUp) return 0;
+    let appended = 0;
+    for (const reactor of this.#reactors) {
+      const events = await reactor.react({
+        runner: this.runner,
+        paths: this.paths,
+        clock: this.clock,
+        newId: () => newEventId(wallMicros(), process.pid),
+      });
+      if (events.length > 0) appended += (await this.log.append(events)).appended.length;
+    }
+    return appended;
+  }
+
+  /** One round: ingest what has settled, project, react. */
+  async tick(options: IngestOptions = {}): Promise<TickReport> {
+    const ingested = await this.ingest(options);
+    await this.runner.catchUp();
+    const reacted = await this.react();
+    if (reacted > 0) await this.runner.catchUp();
+    return { ...ingested, reacted };
+  }
+
+  /** Ingests, projects and reacts until nothing is left to do. */
+  async drain(): Promise<TickReport> {
+    const total: TickReport = { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, reacted: 0 };
+    for (;;) {
+      const round = await this.tick({ drain: true });
+      total.ingested += round.ingested;
+      total.duplicates += round.duplicates;
+      total.rejected += round.rejected;
+      total.reacted += round.reacted;
+      total.waiting = round.waiting;
+      if (round.ingested + round.reacted + round.rejected + round.duplicates === 0 && round.waiting === 0) return total;
+      // Files behind a hook that is still writing: give it a moment.
+      if (round.waiting > 0 && round.ingested === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.log.close();
+  }
+}

@@ -1,0 +1,78 @@
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fixedClock } from '../../src/clock.js';
+import { defaultCatalog } from '../../src/events/default-catalog.js';
+import type { Envelope } from '../../src/events/envelope.js';
+import { LevelEventLog } from '../../src/log/level-event-log.js';
+import { allProjections } from '../../src/projections/all-projections.js';
+import type { Change, Projection } from '../../src/projections/projector.js';
+import { CheckpointStore } from '../../src/workers/checkpoint-store.js';
+import { ProjectionRunner, type RunnerOptions } from '../../src/workers/projection-runner.js';
+
+export interface Harness {
+  dir: string;
+  log: LevelEventLog;
+  roots: { views: string; claude: string };
+  stateDir: string;
+  /** A new runner over the same log, store and outputs: what a restarted worker would build. */
+  runner(options?: Partial<RunnerOptions>): Promise<ProjectionRunner>;
+  /** Every output file under the roots, by path relative to `dir`. */
+  snapshot(): Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function projectionHarness(dir: string, projections?: (roots: Harness['roots']) => Projection<unknown, Change>[]): Promise<Harness> {
+  mkdirSync(dir, { recursive: true });
+  const log = await LevelEventLog.open(join(dir, 'log'));
+  const roots = { views: join(dir, 'views'), claude: join(dir, 'claude') };
+  const stateDir = join(dir, 'state');
+  return {
+    dir,
+    log,
+    roots,
+    stateDir,
+    async runner(options = {}) {
+      const runner = new ProjectionRunner({
+        log,
+        catalog: defaultCatalog(),
+        store: new CheckpointStore(stateDir),
+        projections: (projections ?? allProjections)(roots),
+        clock: fixedClock(new Date('2026-12-01T00:00:00.000Z')),
+        ...options,
+      });
+      await runner.start();
+      return runner;
+    },
+    snapshot() {
+      const files: Record<string, string> = {};
+      for (const root of [roots.views, roots.claude]) walk(root, (path) => (files[relative(dir, path)] = readFileSync(path, 'utf8')));
+      return files;
+    },
+    close: () => log.close(),
+  };
+}
+
+export function walk(dir: string, visit: (path: string) => void): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path, visit);
+    else visit(path);
+  }
+}
+
+/** Appends in slices of the given sizes, catching the runner up after each: an incremental run. */
+export async function appendInSlices(h: Harness, runner: ProjectionRunner, events: Envelope[], cuts: number[]): Promise<void> {
+  let start = 0;
+  for (const cut of [...cuts.filter((c) => c > 0 && c < events.length).sort((a, b) => a - b), events.length]) {
+    if (cut <= start) continue;
+    await h.log.append(events.slice(start, cut));
+    await runner.catchUp();
+    start = cut;
+  }
+}

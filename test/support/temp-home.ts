@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { resolvePaths, type EngramPaths } from '../../src/paths.js';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+export const cliPath = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+export const hooksDir = join(repoRoot, 'dist', 'hooks');
+
+export interface TempHome {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  paths: EngramPaths;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A fresh ENGRAM_HOME and CLAUDE_CONFIG_DIR for one test: nothing a test does may reach the
+ * real ~/.engram or ~/.claude. Hooks do not start workers unless a test asks for it.
+ */
+export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
+  const root = mkdtempSync(join(tmpdir(), 'engram-test-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ENGRAM_HOME: join(root, 'home'),
+    CLAUDE_CONFIG_DIR: join(root, 'claude'),
+    ENGRAM_WORKER_AUTOSTART: '0',
+    ENGRAM_WORKER_IDLE_MS: '60000',
+    ENGRAM_DISABLE: '',
+    ENGRAM_NOW: '',
+    ...extraEnv,
+  };
+  const paths = resolvePaths(env);
+  return {
+    root,
+    env,
+    paths,
+    async cleanup() {
+      await runCli(['worker', 'stop'], env).catch(() => undefined);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runProcess(args: string[], env: NodeJS.ProcessEnv, stdin?: string | Buffer): Promise<ProcessResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return runProcess([cliPath, ...args], env);
+}
+
+/** Hook file names by Claude Code event. */
+export const hookFiles = {
+  SessionStart: 'session-start.mjs',
+  UserPromptSubmit: 'user-prompt-submit.mjs',
+  PostToolUse: 'post-tool-use.mjs',
+  PostToolUseFailure: 'post-tool-use-failure.mjs',
+  PreCompact: 'pre-compact.mjs',
+  Stop: 'stop.mjs',
+  SubagentStop: 'subagent-stop.mjs',
+  SessionEnd: 'session-end.mjs',
+} as const;
+
+export type HookName = keyof typeof hookFiles;
+
+export function runHook(hook: HookName, payload: unknown, env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  const stdin = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+  return runProcess([join(hooksDir, hookFiles[hook])], env, stdin);
+}
+
+/** The log as `engram log dump` prints it. */
+export async function dumpLog(env: NodeJS.ProcessEnv): Promise<Array<Record<string, any>>> {
+  const result = await runCli(['log', 'dump'], env);
+  if (result.code !== 0) throw new Error(`log dump failed: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+}
+
+export async function drain(env: NodeJS.ProcessEnv): Promise<void> {
+  const result = await runCli(['worker', '--drain'], env);
+  if (result.code !== 0) throw new Error(`drain failed (${result.code}): ${result.stderr}`);
+}
