@@ -80,7 +80,7 @@ export class Engine {
   ingest(options: IngestOptions = {}): Promise<IngestReport> {
     const run = this.#ingesting.then(() =>
       ingestSpool(
-        { log: this.log, catalog: this.catalog, paths: this.paths, nowMs: () => Date.now() },
+        { log: this.log, catalog: this.catalog, paths: this.paths, nowMicros: wallMicros },
         { ...this.#options.ingest, ...options },
       ),
     );
@@ -104,7 +104,7 @@ export class Engine {
     return appended;
   }
 
-  /** One round: ingest what has settled, project, react. */
+  /** One round: ingest what the spool holds in order, project, react. */
   async tick(options: IngestOptions = {}): Promise<TickReport> {
     const ingested = await this.ingest(options);
     await this.runner.catchUp();
@@ -117,7 +117,7 @@ export class Engine {
   async drain(): Promise<TickReport> {
     const total: TickReport = { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, reacted: 0 };
     for (;;) {
-      const round = await this.tick({ drain: true });
+      const round = await this.tick();
       total.ingested += round.ingested;
       total.duplicates += round.duplicates;
       total.rejected += round.rejected;

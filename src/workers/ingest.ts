@@ -8,13 +8,6 @@ import type { EventLog } from '../log/event-log.js';
 import type { EngramPaths } from '../paths.js';
 
 export interface IngestOptions {
-  /**
-   * Take every complete spool file now, however young. Default false: a file younger than
-   * `settleMs` waits, in case a hook that started earlier is still writing its own.
-   */
-  drain?: boolean;
-  /** How long a spool file rests before it is ingested. Default 250 ms. */
-  settleMs?: number;
   /** Spool files per log append. Default 500. */
   batchSize?: number;
   /**
@@ -24,11 +17,17 @@ export interface IngestOptions {
   staleTmpMs?: number;
 }
 
+/**
+ * Clocks of different processes agree to within microseconds (each reads the wall clock at
+ * start, then a monotonic one); this margin absorbs that and any small clock step.
+ */
+const CLOCK_MARGIN_MICROS = 5_000;
+
 export interface IngestReport {
   ingested: number;
   duplicates: number;
   rejected: number;
-  /** Complete files left for a later pass (too young, or behind a hook still writing). */
+  /** Complete files left for a later pass: a hook that ran before them may still be writing. */
   waiting: number;
 }
 
@@ -36,7 +35,8 @@ interface Context {
   log: EventLog;
   catalog: EventCatalog;
   paths: EngramPaths;
-  nowMs: () => number;
+  /** Wall-clock microseconds, on the same clock hooks name their files by. */
+  nowMicros: () => number;
 }
 
 /**
@@ -46,13 +46,16 @@ interface Context {
  */
 export async function ingestSpool(ctx: Context, options: IngestOptions = {}): Promise<IngestReport> {
   const report: IngestReport = { ingested: 0, duplicates: 0, rejected: 0, waiting: 0 };
-  const now = ctx.nowMs() * 1000;
-  const settle = (options.settleMs ?? 250) * 1000;
+  // Exact spool order, without guessing: a file is taken only if it was named before this pass
+  // looked (`now`) and before every hook still writing in spool/tmp started. A hook not yet in
+  // spool/tmp when we look names its file later than `now`; one that is there names it later
+  // than its tmp name. So no file can ever arrive with a name before one already ingested.
+  const now = ctx.nowMicros();
   const staleTmp = (options.staleTmpMs ?? 10_000) * 1000;
-  // tmp/ before new/: a hook seen in neither listing renamed between them and waits for the next pass.
+  // tmp/ before new/: the argument above needs the in-flight set as of `now`.
   const inFlight = recoverTmp(ctx, now, staleTmp, report);
   const ready = listNames(ctx.paths.spoolNew).sort();
-  const cutoff = Math.min(inFlight, options.drain ? Number.POSITIVE_INFINITY : now - settle);
+  const cutoff = Math.min(inFlight, now) - CLOCK_MARGIN_MICROS;
   const take: string[] = [];
   for (const name of ready) {
     const micros = spoolFileMicros(name);

@@ -55,7 +55,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   // Ticks run one after another; a request for one while one runs makes exactly one more.
   let running: Promise<void> | undefined;
   let again = false;
-  let settleTimer: NodeJS.Timeout | undefined;
+  let waitTimer: NodeJS.Timeout | undefined;
   const schedule = (): void => {
     if (stopping) return;
     if (running) {
@@ -68,8 +68,9 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
         try {
           const report = await engine.tick();
           if (report.ingested + report.reacted + report.rejected > 0) lastActivity = Date.now();
-          if (report.waiting > 0 && !settleTimer) {
-            settleTimer = setTimeout(() => ((settleTimer = undefined), schedule()), 100);
+          // Files behind a hook that is still writing: look again in a moment.
+          if (report.waiting > 0 && !waitTimer) {
+            waitTimer = setTimeout(() => ((waitTimer = undefined), schedule()), 20);
           }
         } catch (err) {
           // One bad round (a full disk, a bad file) must not kill the worker; the next round retries.
@@ -99,7 +100,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     stopping = true;
     log(`stopping: ${why}`);
     clearInterval(poll);
-    if (settleTimer) clearTimeout(settleTimer);
+    if (waitTimer) clearTimeout(waitTimer);
     watcher?.close();
     await running;
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));

@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface HookBenchResult {
+  hook: string;
+  medianMs: number;
+  baselineMs: number;
+  ratio: number;
+}
+
+const payloads: Record<string, unknown> = {
+  'session-start': { source: 'startup' },
+  'user-prompt-submit': { prompt: 'why does the payments test fail on CI but not locally? DATABASE_URL=postgres://app:hunter2@db/x' },
+  'post-tool-use': { tool_name: 'Bash', tool_input: { command: 'npm test -- --run payments', description: 'run tests' }, tool_response: { stdout: 'ok', stderr: '' }, tool_use_id: 'toolu_01' },
+  'post-tool-use-failure': { tool_name: 'Bash', tool_input: { command: 'npm test' }, error: 'Exit code 1\nFAIL payments.test.ts', tool_use_id: 'toolu_02' },
+  'pre-compact': { trigger: 'auto' },
+  stop: { stop_hook_active: false, last_assistant_message: 'Done: the test now passes.' },
+  'subagent-stop': { agent_type: 'Explore', agent_transcript_path: '/tmp/agent.jsonl' },
+  'session-end': { reason: 'prompt_input_exit' },
+};
+
+/**
+ * Each hook's median wall time over `runs` processes, against `node -e 0` fed the same stdin,
+ * interleaved run by run. A worker runs, as in real use, so hooks do their liveness check.
+ */
+export async function hookBench(options: { repo: string; scratch: string; runs: number }): Promise<HookBenchResult[]> {
+  const env = {
+    ...process.env,
+    ENGRAM_HOME: join(options.scratch, 'hook-home'),
+    CLAUDE_CONFIG_DIR: join(options.scratch, 'hook-claude'),
+    ENGRAM_WORKER_IDLE_MS: '120000',
+  };
+  const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
+  const run = (args: string[], input: string) => {
+    const started = performance.now();
+    const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'ignore', 'ignore'] });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+    return performance.now() - started;
+  };
+  run([cli, 'worker', '--detach'], '');
+  try {
+    const hooks = Object.keys(payloads);
+    const times = new Map<string, number[]>(hooks.map((hook) => [hook, []]));
+    const baseline: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      for (const hook of hooks) {
+        const input = JSON.stringify({
+          session_id: `bench-${i}`,
+          transcript_path: '/tmp/t.jsonl',
+          cwd: '/home/dev/src/bench',
+          hook_event_name: hook,
+          ...(payloads[hook] as object),
+        });
+        baseline.push(run(['-e', '0'], input));
+        times.get(hook)!.push(run([join(options.repo, 'dist', 'hooks', `${hook}.mjs`)], input));
+      }
+    }
+    const baselineMs = median(baseline);
+    return hooks.map((hook) => {
+      const medianMs = median(times.get(hook)!);
+      return { hook, medianMs, baselineMs, ratio: medianMs / baselineMs };
+    });
+  } finally {
+    run([cli, 'worker', 'stop'], '');
+  }
+}
+
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}

@@ -1,0 +1,143 @@
+// `npm run bench`: engram's performance budgets (DESIGN.md), each measured as a ratio to a
+// baseline taken in the same run, on the same machine, interleaved with it, so that a shared,
+// noisy machine slows both sides alike.
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Level } from 'level';
+import { fixedClock } from '../src/clock.js';
+import { defaultCatalog } from '../src/events/default-catalog.js';
+import { wallMicros } from '../src/events/event-id.js';
+import type { Envelope } from '../src/events/envelope.js';
+import { EventCodec, seqKey } from '../src/log/event-codec.js';
+import { LevelEventLog } from '../src/log/level-event-log.js';
+import { resolvePaths } from '../src/paths.js';
+import { allProjections } from '../src/projections/all-projections.js';
+import { CheckpointStore } from '../src/workers/checkpoint-store.js';
+import { ingestSpool } from '../src/workers/ingest.js';
+import { ProjectionRunner } from '../src/workers/projection-runner.js';
+import { syntheticEvents } from './synthetic-events.js';
+import { hookBench } from './hook-bench.js';
+
+const repo = resolve(import.meta.dirname, '..', '..');
+const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
+const rows: Array<{ what: string; ratio: number; target: string; ok: boolean; detail: string }> = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+try {
+  await benchHooks();
+  await benchIngest();
+  await benchRebuild();
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+console.log('\nengram bench — ratios measured in this run\n');
+for (const row of rows) {
+  console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
+}
+process.exitCode = 0;
+
+async function benchHooks(): Promise<void> {
+  const results = await hookBench({ repo, scratch, runs: 20 });
+  for (const result of results) {
+    rows.push({
+      what: `hook ${result.hook}`,
+      ratio: result.ratio,
+      target: '≤ 1.30',
+      ok: result.ratio <= 1.3,
+      detail: `median ${result.medianMs.toFixed(1)} ms vs node -e 0 ${result.baselineMs.toFixed(1)} ms`,
+    });
+  }
+}
+
+async function benchIngest(): Promise<void> {
+  const events = syntheticEvents({ sessions: 100, eventsPerSession: 100, seed: 11 });
+  const codec = new EventCodec();
+  const ratios: number[] = [];
+  const spoolRatios: number[] = [];
+  let detail = '';
+  for (let round = 0; round < 5; round++) {
+    // Baseline: the same events, already encoded, written in one raw LevelDB batch per 500.
+    const raw = new Level<string, Uint8Array>(join(scratch, `raw-${round}`), { valueEncoding: 'view' });
+    await raw.open();
+    const encoded = events.map((e) => codec.encode(e));
+    let t = performance.now();
+    for (let i = 0; i < encoded.length; i += 500) {
+      await raw.batch(encoded.slice(i, i + 500).map((value, j) => ({ type: 'put' as const, key: seqKey(i + j + 1), value })));
+    }
+    const rawMs = performance.now() - t;
+    await raw.close();
+
+    // The log's append path: envelope check, id dedupe, encode, event + id in one batch.
+    const log = await LevelEventLog.open(join(scratch, `log-${round}`));
+    t = performance.now();
+    for (let i = 0; i < events.length; i += 500) await log.append(events.slice(i, i + 500));
+    const appendMs = performance.now() - t;
+    await log.close();
+
+    // The whole ingest: spool files read, parsed, checked against their schema, appended, removed.
+    const home = join(scratch, `home-${round}`);
+    const paths = resolvePaths({ ENGRAM_HOME: home, CLAUDE_CONFIG_DIR: join(scratch, 'claude') });
+    mkdirSync(paths.spoolNew, { recursive: true });
+    events.forEach((e, i) => writeFileSync(join(paths.spoolNew, `${String(1e15 + i)}-1-00000000.json`), JSON.stringify(e)));
+    const spoolLog = await LevelEventLog.open(paths.log);
+    t = performance.now();
+    await ingestSpool({ log: spoolLog, catalog: defaultCatalog(), paths, nowMicros: wallMicros });
+    const spoolMs = performance.now() - t;
+    await spoolLog.close();
+
+    ratios.push(rawMs / appendMs);
+    spoolRatios.push(rawMs / spoolMs);
+    detail = `${events.length} events: raw ${rawMs.toFixed(0)} ms, append ${appendMs.toFixed(0)} ms, spool→log ${spoolMs.toFixed(0)} ms`;
+  }
+  const ratio = median(ratios);
+  rows.push({ what: 'ingest: log append vs raw LevelDB batch', ratio, target: '≥ 0.50', ok: ratio >= 0.5, detail: `median of 5; last: ${detail}` });
+  const spool = median(spoolRatios);
+  rows.push({
+    what: 'ingest: spool files → log vs raw LevelDB batch',
+    ratio: spool,
+    target: 'reported',
+    ok: true,
+    detail: 'one file read, parsed, validated and unlinked per event: file-system bound',
+  });
+}
+
+async function benchRebuild(): Promise<void> {
+  const events = syntheticEvents({ sessions: 1000, eventsPerSession: 100, seed: 5, projects: 8 });
+  const dir = join(scratch, 'rebuild');
+  const log = await LevelEventLog.open(join(dir, 'log'));
+  for (let i = 0; i < events.length; i += 5000) await log.append(events.slice(i, i + 5000));
+  const decodeTimes: number[] = [];
+  const rebuildTimes: number[] = [];
+  const runner = new ProjectionRunner({
+    log,
+    catalog: defaultCatalog(),
+    store: new CheckpointStore(join(dir, 'state')),
+    projections: allProjections({ views: join(dir, 'views'), claude: join(dir, 'claude') }),
+    clock: fixedClock(new Date()),
+  });
+  await runner.start();
+  for (let round = 0; round < 3; round++) {
+    // Baseline: iterate the same LevelDB and decode every value, nothing else.
+    let t = performance.now();
+    let count = 0;
+    for await (const batch of log.read({ batchSize: 1000 })) count += batch.length;
+    decodeTimes.push(performance.now() - t);
+    if (count !== events.length) throw new Error(`read ${count} of ${events.length}`);
+    t = performance.now();
+    await runner.rebuild();
+    rebuildTimes.push(performance.now() - t);
+  }
+  await log.close();
+  const decodeMs = median(decodeTimes);
+  const rebuildMs = median(rebuildTimes);
+  const ratio = rebuildMs / decodeMs;
+  rows.push({
+    what: 'rebuild 100k events (1,000 sessions) vs decode',
+    ratio,
+    target: '≤ 3.00',
+    ok: ratio <= 3,
+    detail: `median of 3: rebuild ${rebuildMs.toFixed(0)} ms, iterate+decode ${decodeMs.toFixed(0)} ms`,
+  });
+}

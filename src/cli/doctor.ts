@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import type { Clock } from '../clock.js';
+import { describeError } from '../errors.js';
+import type { EngramPaths } from '../paths.js';
+import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
+import { pingWorker } from '../workers/worker-client.js';
+import { isInstalled } from './install.js';
+import { runEngineCommand } from './run-engine-command.js';
+
+export interface DoctorFinding {
+  ok: boolean;
+  text: string;
+}
+
+/** `engram doctor`: what is wrong, in plain words, and what to do about it. */
+export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPath: string }): Promise<DoctorFinding[]> {
+  const findings: DoctorFinding[] = [];
+  const say = (ok: boolean, text: string) => findings.push({ ok, text });
+
+  const pong = await pingWorker(ctx.paths);
+  if (pong) say(true, `the worker is running (pid ${pong.pid}, since ${pong.startedAt}, log head ${pong.head})`);
+  else say(true, 'no worker is running; the next hook starts one (or run `engram worker --detach`)');
+
+  let facts: DoctorFacts | undefined;
+  try {
+    let json = '';
+    const capture = new Writable({ write: (chunk, _enc, done) => ((json += chunk.toString()), done()) });
+    await runEngineCommand('doctor.facts', {}, { paths: ctx.paths, clock: ctx.clock, terminal: { stdout: capture, stderr: process.stderr } });
+    facts = JSON.parse(json) as DoctorFacts;
+  } catch (err) {
+    say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
+  }
+
+  if (facts) {
+    const { spool } = facts;
+    if (spool.pending === 0) say(true, `the spool is empty; the log holds ${facts.head} events`);
+    else if (!pong || (facts.oldestPendingSeconds ?? 0) > 60) {
+      say(false, `${spool.pending} hook events wait in the spool (oldest ${facts.oldestPendingSeconds ?? '?'} s)${pong ? ' and the worker is not taking them: see ' + ctx.paths.workerLog : '; run `engram worker --drain` to ingest them'}`);
+    } else say(true, `${spool.pending} hook events are being ingested`);
+    if (spool.rejected > 0) {
+      say(false, `${spool.rejected} spool files were rejected and kept in ${ctx.paths.spoolRejected}; latest reasons:\n${facts.rejectedFiles.map((f) => `      ${f.name}: ${f.reason}`).join('\n')}`);
+    }
+    if (facts.rejectedInputs.count > 0) {
+      say(false, `${facts.rejectedInputs.count} hook inputs could not be read (recorded as HookInputRejected); latest:\n${facts.rejectedInputs.latest.map((r) => `      #${r.seq} ${r.ts} ${r.hook}: ${r.reason}`).join('\n')}`);
+    }
+    for (const projector of facts.projectors) {
+      if (projector.fault) {
+        say(false, `projection ${projector.name} stopped at event ${projector.fault.seq} (${projector.fault.eventType}): ${projector.fault.message}. The others go on; once fixed, \`engram rebuild --only ${projector.name}\` replays it`);
+      } else if (projector.seq < facts.head) {
+        say(!pong ? false : true, `projection ${projector.name} is at event ${projector.seq} of ${facts.head}${pong ? ' (catching up)' : '; run `engram worker --drain`'}`);
+      }
+    }
+    if (facts.projectors.every((p) => !p.fault && p.seq >= facts!.head)) say(true, `all ${facts.projectors.length} projections are up to date`);
+  }
+
+  const installed = await isInstalled(ctx.settingsPath).catch(() => false);
+  if (installed === true) say(true, `hooks are installed in ${ctx.settingsPath}`);
+  else if (installed === 'partial') say(false, `only some of engram's hooks are in ${ctx.settingsPath}; run \`engram install\``);
+  else say(false, `engram's hooks are not in ${ctx.settingsPath}; run \`engram install\` (or install the plugin)`);
+
+  const recent = recentHookErrors(ctx.paths, ctx.clock.now());
+  if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);
+  return findings;
+}
+
+export function renderFindings(findings: DoctorFinding[]): string {
+  return `${findings.map((f) => `${f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;
+}
+
+function recentHookErrors(paths: EngramPaths, now: Date): { count: number; latest: string } {
+  let lines: string[];
+  try {
+    lines = readFileSync(paths.hooksLog, 'utf8').trimEnd().split('\n');
+  } catch {
+    return { count: 0, latest: '' };
+  }
+  const since = now.getTime() - 24 * 3600_000;
+  const recent = lines.filter((line) => Date.parse(line.slice(0, 24)) >= since);
+  return { count: recent.length, latest: recent.at(-1) ?? '' };
+}

@@ -1,0 +1,96 @@
+import type { Clock } from '../clock.js';
+import { EngramError, isEngramError } from '../errors.js';
+import type { EngramPaths } from '../paths.js';
+import { engineCommands } from '../workers/commands/all-commands.js';
+import type { CommandOutput } from '../workers/commands/command.js';
+import { Engine } from '../workers/engine.js';
+import { askWorker } from '../workers/worker-client.js';
+
+export interface Terminal {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** How long a command waits for a log that another process holds and no worker answers for. */
+const LOCK_WAIT_MS = 15_000;
+
+/**
+ * Runs a command that needs the log: through the running worker when one holds it, else in
+ * this process. When the log is locked but no worker answers yet (one is starting, or another
+ * CLI command runs), it keeps trying both for a while.
+ */
+export async function runEngineCommand(
+  name: string,
+  args: Record<string, unknown>,
+  ctx: { paths: EngramPaths; clock: Clock; terminal: Terminal },
+): Promise<number> {
+  const command = engineCommands().get(name);
+  if (!command) throw new EngramError('USAGE', `unknown command ${name}`);
+  const bar = progressBar(ctx.terminal.stderr);
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    let code: number | undefined;
+    try {
+      await askWorker(ctx.paths, { op: 'command', name, args, tty: Boolean(ctx.terminal.stderr.isTTY) }, (response) => {
+        if (response.t === 'out') ctx.terminal.stdout.write(response.text);
+        else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
+        else if (response.t === 'progress') bar.show(response.done, response.total);
+        else if (response.t === 'exit') code = response.code;
+      });
+      bar.clear();
+      if (code === undefined) throw new EngramError('WORKER_PROTOCOL', 'the worker closed the connection before the command finished');
+      return code;
+    } catch (err) {
+      if (!isEngramError(err, 'WORKER_UNREACHABLE')) throw err;
+    }
+    let engine: Engine;
+    try {
+      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock });
+    } catch (err) {
+      if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      continue;
+    }
+    try {
+      const output: CommandOutput = {
+        out: (text) => write(ctx.terminal.stdout, text),
+        err: (text) => (bar.clear(), void ctx.terminal.stderr.write(text)),
+        progress: (done, total) => bar.show(done, total),
+      };
+      return await command.run(engine, command.args.parse(args), output);
+    } finally {
+      bar.clear();
+      await engine.close();
+    }
+  }
+}
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+/** A one-line bar on stderr, only when stderr is a terminal. */
+function progressBar(stderr: NodeJS.WritableStream & { isTTY?: boolean }) {
+  let shown = false;
+  let last = -1;
+  return {
+    show(done: number, total: number): void {
+      if (!stderr.isTTY || total <= 0) return;
+      const ratio = Math.min(1, done / total);
+      const percent = Math.floor(ratio * 100);
+      if (percent === last) return;
+      last = percent;
+      const width = 30;
+      const filled = Math.round(ratio * width);
+      stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(percent).padStart(3)} % ${done}/${total}`);
+      shown = true;
+    },
+    clear(): void {
+      if (shown) stderr.write('\r\x1b[K');
+      shown = false;
+      last = -1;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import * as z from 'zod/mini';
+import { ERROR_CAP, ToolFailed } from '../events/hook-events.js';
+import { redactCapped } from './redact-capped.js';
+import { runHook } from './run-hook.js';
+import { toolInputPointer } from './tool-input-pointer.js';
+
+await runHook({
+  hook: 'PostToolUseFailure',
+  input: z.looseObject({
+    tool_name: z.string().check(z.minLength(1)),
+    tool_input: z.optional(z.unknown()),
+    error: z.optional(z.unknown()),
+    is_interrupt: z.optional(z.boolean()),
+    tool_use_id: z.optional(z.string()),
+  }),
+  toEvent: (input) => ({
+    definition: ToolFailed,
+    data: {
+      tool: input.tool_name.slice(0, 200),
+      input: toolInputPointer(input.tool_name, input.tool_input),
+      error: redactCapped(errorText(input.error), ERROR_CAP),
+      interrupted: input.is_interrupt,
+      toolUseId: input.tool_use_id?.slice(0, 200),
+    },
+  }),
+});
+
+function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error === undefined || error === null) return '';
+  return JSON.stringify(error) ?? '';
+}

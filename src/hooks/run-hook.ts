@@ -1,0 +1,170 @@
+import { appendFileSync, mkdirSync, readSync } from 'node:fs';
+import * as z from 'zod/mini';
+import type { EventDefinition } from '../events/define-event.js';
+import type { Envelope } from '../events/envelope.js';
+import { newEventId, wallMicros } from '../events/event-id.js';
+import { HookInputRejected } from '../events/hook-events.js';
+import { resolvePaths, type EngramPaths } from '../paths.js';
+import { ensureWorker } from './ensure-worker.js';
+import { redactCapped } from './redact-capped.js';
+import { redactDeep, redactText } from './redact.js';
+import { writeSpoolFile } from './write-spool-file.js';
+
+/** Fields every Claude Code hook sends. Unknown fields are kept out, never refused. */
+const commonInput = z.looseObject({
+  session_id: z.string().check(z.minLength(1), z.maxLength(200)),
+  cwd: z.string().check(z.minLength(1), z.maxLength(4096)),
+  transcript_path: z.optional(z.string()),
+  hook_event_name: z.optional(z.string()),
+});
+
+export type CommonInput = z.infer<typeof commonInput>;
+
+export interface HookSpec<I extends z.ZodMiniType> {
+  /** Claude Code's name for the hook event. */
+  hook: string;
+  /** The hook's own fields, beside the common ones. */
+  input: I;
+  /** Normalizes and redacts the input into the event this hook appends. */
+  toEvent(input: z.infer<I> & CommonInput): { definition: EventDefinition; data: unknown };
+}
+
+/**
+ * The whole life of a hook process: read stdin, build one redacted event, write it as one spool
+ * file, make sure a worker will ingest it, exit 0. Whatever goes wrong is one line in hooks.log
+ * and nothing on stdout (DESIGN.md invariant 1).
+ */
+export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = process.env): Promise<void> {
+  process.exitCode = 0;
+  // ENGRAM_DISTILLING is set by the distiller around its own `claude -p` call.
+  if (env.ENGRAM_DISABLE === '1' || env.ENGRAM_DISTILLING === '1') return;
+  let paths: EngramPaths | undefined;
+  try {
+    paths = resolvePaths(env);
+    const raw = await readStdin();
+    const event = buildEvent(spec, raw, env);
+    writeSpoolFile(paths, event.envelope);
+    if (event.problem) logLine(paths, spec.hook, event.problem);
+    await ensureWorker(paths, env);
+  } catch (err) {
+    if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));
+  }
+}
+
+function buildEvent(
+  spec: HookSpec<z.ZodMiniType>,
+  raw: Buffer,
+  env: NodeJS.ProcessEnv,
+): { envelope: Envelope; problem?: string } {
+  let parsed: unknown;
+  let problem: string | undefined;
+  if (raw.length === 0) problem = 'empty stdin';
+  else {
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      problem = `stdin is not JSON: ${(err as Error).message}`;
+    }
+  }
+  let session = '';
+  let project = '';
+  let body: { definition: EventDefinition; data: unknown } | undefined;
+  if (!problem) {
+    const common = commonInput.safeParse(parsed);
+    const own = spec.input.safeParse(parsed);
+    if (common.success) {
+      session = common.data.session_id;
+      project = common.data.cwd;
+    }
+    if (!common.success || !own.success) {
+      problem = `stdin does not match the ${spec.hook} payload: ${issues(common.error ?? own.error)}`;
+    } else {
+      try {
+        body = spec.toEvent({ ...(own.data as object), ...common.data } as never);
+        // Each hook redacts what it keeps; this pass makes sure no field was forgotten.
+        body = { definition: body.definition, data: redactDeep(body.data) };
+        const checked = body.definition.data.safeParse(body.data);
+        if (!checked.success) {
+          problem = `the ${body.definition.type} built from stdin is invalid: ${issues(checked.error)}`;
+          body = undefined;
+        }
+      } catch (err) {
+        problem = `stdin could not be normalized: ${(err as Error).message}`;
+      }
+    }
+  }
+  if (!body) {
+    problem = redactText(problem ?? 'unreadable stdin').replace(/\s+/g, ' ').slice(0, 500);
+    body = {
+      definition: HookInputRejected,
+      data: { hook: spec.hook, reason: problem, excerpt: excerpt(raw), bytes: raw.length },
+    };
+  }
+  const micros = wallMicros();
+  const envelope: Envelope = {
+    id: newEventId(micros, process.pid),
+    type: body.definition.type,
+    schemaVersion: body.definition.schemaVersion,
+    ts: eventTime(env, micros),
+    session,
+    project,
+    data: body.data,
+  };
+  return problem ? { envelope, problem } : { envelope };
+}
+
+/**
+ * Reads stdin to its end. Synchronous reads are cheapest, but a pipe may be non-blocking: on
+ * EAGAIN the rest is read as a stream, after what already arrived.
+ */
+async function readStdin(): Promise<Buffer> {
+  if (process.stdin.isTTY) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  const buffer = Buffer.allocUnsafe(1 << 16);
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(0, buffer, 0, buffer.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      if (code !== 'EAGAIN') throw err;
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      break;
+    }
+    if (read === 0) break;
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `ENGRAM_NOW` pins event time for tests and replays; a bad value falls back to the real clock. */
+function eventTime(env: NodeJS.ProcessEnv, micros: number): string {
+  const pinned = env.ENGRAM_NOW ? new Date(env.ENGRAM_NOW) : undefined;
+  if (pinned && !Number.isNaN(pinned.getTime())) return pinned.toISOString();
+  return new Date(Math.floor(micros / 1000)).toISOString();
+}
+
+function excerpt(raw: Buffer): string {
+  const text = raw.subarray(0, 4096).toString('utf8');
+  // eslint-disable-next-line no-control-regex
+  const printable = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return redactCapped(printable, 2000);
+}
+
+function issues(error: z.core.$ZodError | undefined): string {
+  if (!error) return 'invalid';
+  return error.issues
+    .slice(0, 4)
+    .map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`)
+    .join('; ');
+}
+
+function logLine(paths: EngramPaths, hook: string, message: string): void {
+  try {
+    mkdirSync(paths.logs, { recursive: true });
+    appendFileSync(paths.hooksLog, `${new Date().toISOString()} ${hook} pid=${process.pid} ${redactText(message).replace(/\s+/g, ' ').slice(0, 1000)}\n`);
+  } catch {
+    // Nowhere left to report to; the session must not notice.
+  }
+}

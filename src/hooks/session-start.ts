@@ -1,0 +1,25 @@
+import * as z from 'zod/mini';
+import { SessionStarted } from '../events/hook-events.js';
+import { runHook } from './run-hook.js';
+
+await runHook({
+  hook: 'SessionStart',
+  input: z.looseObject({ source: z.optional(z.string()), model: z.optional(z.unknown()) }),
+  toEvent: (input) => ({
+    definition: SessionStarted,
+    data: {
+      source: (input.source ?? 'startup').slice(0, 40),
+      transcriptPath: input.transcript_path,
+      model: modelName(input.model),
+    },
+  }),
+});
+
+// Claude Code has sent the model both as a string and as {id, display_name}.
+function modelName(model: unknown): string | undefined {
+  if (typeof model === 'string') return model.slice(0, 120);
+  if (model && typeof model === 'object' && typeof (model as { id?: unknown }).id === 'string') {
+    return (model as { id: string }).id.slice(0, 120);
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+import { POINTER_CAP } from '../events/hook-events.js';
+import { redactCapped } from './redact-capped.js';
+
+// What identifies a tool call without its contents, by the input field that names it. Order
+// matters: a Bash call has `command` and `description`; the command is the pointer.
+const POINTER_FIELDS = [
+  'command', 'file_path', 'notebook_path', 'url', 'pattern', 'path', 'query', 'skill',
+  'subagent_type', 'description', 'name',
+] as const;
+
+/**
+ * A pointer to what a tool acted on: a command, a file path, a URL, a pattern; at most
+ * POINTER_CAP characters, redacted. Never file contents (Write's `content`, Edit's strings).
+ */
+export function toolInputPointer(toolName: string, toolInput: unknown): string {
+  if (toolInput === null || typeof toolInput !== 'object') {
+    return typeof toolInput === 'string' ? redactCapped(oneLine(toolInput), POINTER_CAP) : '';
+  }
+  const input = toolInput as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const field of POINTER_FIELDS) {
+    const value = input[field];
+    if (typeof value === 'string' && value.length > 0) {
+      parts.push(value);
+      // Grep and Glob: the pattern alone is ambiguous without where it looked.
+      if (field === 'pattern' && typeof input.path === 'string') parts.push(`in ${input.path}`);
+      break;
+    }
+  }
+  if (parts.length === 0 && toolName === 'TodoWrite' && Array.isArray(input.todos)) {
+    parts.push(`${input.todos.length} todos`);
+  }
+  return redactCapped(oneLine(parts.join(' ')), POINTER_CAP);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,13 @@
+import * as z from 'zod/mini';
+import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
+import { redactCapped } from './redact-capped.js';
+import { runHook } from './run-hook.js';
+
+await runHook({
+  hook: 'UserPromptSubmit',
+  input: z.looseObject({ prompt: z.string() }),
+  toEvent: ({ prompt }) => ({
+    definition: PromptSubmitted,
+    data: { prompt: redactCapped(prompt, PROMPT_CAP), chars: prompt.length, truncated: prompt.length > PROMPT_CAP },
+  }),
+});

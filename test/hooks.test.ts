@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultCatalog } from '../src/events/default-catalog.js';
+import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
+import { hookTable } from '../src/cli/install.js';
+import { dumpLog, drain, hookFiles, runHook, tempHome, type HookName, type TempHome } from './support/temp-home.js';
+
+const homes: TempHome[] = [];
+afterEach(async () => {
+  for (const home of homes.splice(0)) await home.cleanup();
+});
+function home(env: NodeJS.ProcessEnv = {}): TempHome {
+  const h = tempHome(env);
+  homes.push(h);
+  return h;
+}
+const common = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
+const spoolFiles = (h: TempHome) => {
+  try {
+    return readdirSync(h.paths.spoolNew);
+  } catch {
+    return [];
+  }
+};
+const payloads: Record<HookName, object> = {
+  SessionStart: { hook_event_name: 'SessionStart', source: 'startup', model: { id: 'claude-opus', display_name: 'Opus' } },
+  UserPromptSubmit: { hook_event_name: 'UserPromptSubmit', prompt: 'why is the build red?' },
+  PostToolUse: { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/home/dev/src/app/a.ts' }, tool_response: { type: 'text' }, tool_use_id: 'toolu_1' },
+  PostToolUseFailure: { hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: 'Exit code 1', tool_use_id: 'toolu_2' },
+  PreCompact: { hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' },
+  Stop: { hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'All green.' },
+  SubagentStop: { hook_event_name: 'SubagentStop', agent_type: 'Explore', agent_transcript_path: '/tmp/a.jsonl' },
+  SessionEnd: { hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' },
+};
+const expectedType: Record<HookName, string> = {
+  SessionStart: 'SessionStarted', UserPromptSubmit: 'PromptSubmitted', PostToolUse: 'ToolCalled',
+  PostToolUseFailure: 'ToolFailed', PreCompact: 'CompactionStarted', Stop: 'TurnStopped',
+  SubagentStop: 'SubagentStopped', SessionEnd: 'SessionEnded',
+};
+
+describe('hooks', () => {
+  it('has one entry per Claude Code hook event, the same set install registers', () => {
+    expect(Object.keys(hookFiles).sort()).toEqual(hookTable.map((h) => h.event).sort());
+    for (const spec of hookTable) expect(hookFiles[spec.event as HookName]).toBe(spec.file);
+  });
+
+  it('each appends exactly one spool file holding its event, prints nothing and exits 0', async () => {
+    const h = home();
+    for (const hook of Object.keys(hookFiles) as HookName[]) {
+      const before = spoolFiles(h).length;
+      const result = await runHook(hook, { ...common, ...payloads[hook], some_future_field: { nested: true } }, h.env);
+      expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      const files = spoolFiles(h).sort();
+      expect(files.length).toBe(before + 1);
+      const envelope = JSON.parse(readFileSync(join(h.paths.spoolNew, files.at(-1)!), 'utf8'));
+      expect(envelope).toMatchObject({ type: expectedType[hook], session: 'sess-1', project: '/home/dev/src/app' });
+      expect(() => defaultCatalog().read(envelope)).not.toThrow();
+    }
+    expect(readdirSync(h.paths.spoolTmp)).toEqual([]);
+  });
+
+  it('does nothing when ENGRAM_DISABLE=1 or inside the distiller\'s own LLM call', async () => {
+    for (const env of [{ ENGRAM_DISABLE: '1' }, { ENGRAM_DISTILLING: '1' }]) {
+      const h = home(env);
+      const result = await runHook('UserPromptSubmit', { ...common, prompt: 'hi there' }, h.env);
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(spoolFiles(h)).toEqual([]);
+    }
+  });
+
+  it('stores a tool call as a pointer, never file contents, capped at 200 characters', async () => {
+    const h = home();
+    const content = 'SECRET_FILE_BODY '.repeat(100);
+    await runHook('PostToolUse', { ...common, tool_name: 'Write', tool_input: { file_path: '/home/dev/src/app/.env', content }, tool_response: {} }, h.env);
+    await runHook('PostToolUse', { ...common, tool_name: 'Bash', tool_input: { command: `echo ${'x'.repeat(500)}` }, tool_response: {} }, h.env);
+    await runHook('PostToolUse', { ...common, tool_name: 'Grep', tool_input: { pattern: 'TODO', path: 'src' }, tool_response: {} }, h.env);
+    await drain(h.env);
+    const events = await dumpLog(h.env);
+    expect(events.map((e) => e.data.input)).toEqual(['/home/dev/src/app/.env', expect.stringMatching(/^echo x+$/), 'TODO in src']);
+    expect(events[1]!.data.input.length).toBe(POINTER_CAP);
+    expect(JSON.stringify(events)).not.toContain('SECRET_FILE_BODY');
+  });
+
+  it('takes malformed stdin in stride: exit 0, nothing printed, the input quarantined, the log valid', async () => {
+    const h = home();
+    const cases: Array<[string, HookName, string | Buffer]> = [
+      ['empty', 'UserPromptSubmit', ''],
+      ['not JSON', 'Stop', '{"session_id": "sess-1", '],
+      ['a JSON array', 'SessionEnd', '[1,2,3]'],
+      ['wrong types', 'UserPromptSubmit', JSON.stringify({ ...common, prompt: 42 })],
+      ['session id a number', 'PostToolUse', JSON.stringify({ ...common, session_id: 7, tool_name: 'Read' })],
+      ['binary', 'PreCompact', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256))],
+      ['5 MB prompt', 'UserPromptSubmit', JSON.stringify({ ...common, prompt: `start ${'lorem ipsum dolor '.repeat(290_000)} end` })],
+    ];
+    const durations: Record<string, number> = {};
+    for (const [name, hook, stdin] of cases) {
+      const started = performance.now();
+      const result = await runHook(hook, stdin, h.env);
+      durations[name] = performance.now() - started;
+      expect(result, name).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    // Claude Code kills a hook at its timeout (5 s for these); each must end far inside it.
+    for (const [name, ms] of Object.entries(durations)) expect(ms, `${name} took ${ms.toFixed(0)} ms`).toBeLessThan(5000);
+    expect(spoolFiles(h).length).toBe(cases.length);
+    await drain(h.env);
+    const events = await dumpLog(h.env);
+    expect(events.map((e) => e.type)).toEqual([
+      'HookInputRejected', 'HookInputRejected', 'HookInputRejected', 'HookInputRejected', 'HookInputRejected',
+      'HookInputRejected', 'PromptSubmitted',
+    ]);
+    const catalog = defaultCatalog();
+    for (const event of events) expect(() => catalog.read(event as any)).not.toThrow();
+    expect(events[0]!.data.reason).toBe('empty stdin');
+    expect(events[3]!.data.reason).toContain('prompt');
+    expect(events[3]!.session).toBe('sess-1');
+    const big = events[6]!.data;
+    expect(big).toMatchObject({ truncated: true, chars: 5_220_010 });
+    expect(big.prompt.length).toBe(PROMPT_CAP);
+    expect(readFileSync(h.paths.hooksLog, 'utf8').trim().split('\n').length).toBe(6);
+  });
+
+  it('exits 0 and prints nothing even when it cannot write at all', async () => {
+    const h = home();
+    writeFileSync(join(h.root, 'not-a-dir'), 'x');
+    const result = await runHook('UserPromptSubmit', { ...common, prompt: 'hello' }, { ...h.env, ENGRAM_HOME: join(h.root, 'not-a-dir', 'home') });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+});

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { syntheticEvents } from '../bench/synthetic-events.js';
+import type { Envelope } from '../src/events/envelope.js';
+import { cliPath, drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+
+const homes: TempHome[] = [];
+afterEach(async () => {
+  for (const home of homes.splice(0)) await home.cleanup();
+});
+function home(env: NodeJS.ProcessEnv = {}): TempHome {
+  const h = tempHome(env);
+  homes.push(h);
+  return h;
+}
+
+const prompt = (session: string, n: number) => ({
+  session_id: session,
+  transcript_path: `/tmp/${session}.jsonl`,
+  cwd: `/home/dev/src/${session}`,
+  hook_event_name: 'UserPromptSubmit',
+  prompt: `prompt number ${n} of ${session}`,
+});
+
+function spoolFile(h: TempHome, event: Envelope, index: number): void {
+  // The name a hook would give it: microseconds first, so spool order is this order.
+  writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_000 + index)}-1-00000000.json`), JSON.stringify(event));
+}
+
+describe('ingest', () => {
+  it('200 hook processes started at once for 4 sessions: exactly 200 events, each session in the order its hooks ran', async () => {
+    const h = home();
+    const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => runHook('UserPromptSubmit', prompt(sessions[i % 4]!, i), h.env)));
+    expect(results.every((r) => r.code === 0 && r.stdout === '')).toBe(true);
+    // Started in one burst, they ran in the order they landed in the spool.
+    const landed = readdirSync(h.paths.spoolNew).sort().map((name) => JSON.parse(readFileSync(join(h.paths.spoolNew, name), 'utf8')).id);
+    expect(landed.length).toBe(200);
+    await drain(h.env);
+    const events = await dumpLog(h.env);
+    expect(events.length).toBe(200);
+    expect(new Set(events.map((e) => e.id)).size).toBe(200);
+    expect(events.map((e) => e.id)).toEqual(landed);
+    for (const session of sessions) expect(events.filter((e) => e.session === session).length).toBe(50);
+  });
+
+  it('200 hooks landing while the worker ingests: each session keeps the order its hooks ran', async () => {
+    const h = home();
+    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
+    // Spawned 10 ms apart, so dozens overlap at any moment and many pairs of one session run
+    // strictly one after the other. Where one exited before another was spawned, it ran first.
+    const hooks = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 10));
+        const spawnedAt = performance.now();
+        const result = await runHook('UserPromptSubmit', prompt(sessions[i % 4]!, i), h.env);
+        return { i, session: sessions[i % 4]!, spawnedAt, exitedAt: performance.now(), result };
+      }),
+    );
+    expect(hooks.every((hook) => hook.result.code === 0 && hook.result.stdout === '')).toBe(true);
+    await drain(h.env);
+    const events = await dumpLog(h.env);
+    expect(events.length).toBe(200);
+    expect(new Set(events.map((e) => e.id)).size).toBe(200);
+    const seqOf = new Map(events.map((e) => [Number(/number (\d+)/.exec(e.data.prompt)![1]), e.seq as number]));
+    let ordered = 0;
+    for (const a of hooks) {
+      for (const b of hooks) {
+        if (a.session !== b.session || a.exitedAt >= b.spawnedAt) continue;
+        ordered++;
+        expect(seqOf.get(a.i)!, `hook ${a.i} ran before hook ${b.i}`).toBeLessThan(seqOf.get(b.i)!);
+      }
+    }
+    expect(ordered).toBeGreaterThan(200);
+  });
+
+  it('sessions running side by side keep each session\'s own order exactly', async () => {
+    const h = home();
+    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
+    await Promise.all(
+      sessions.map(async (session) => {
+        for (let n = 0; n < 25; n++) expect((await runHook('UserPromptSubmit', prompt(session, n), h.env)).code).toBe(0);
+      }),
+    );
+    await drain(h.env);
+    const events = await dumpLog(h.env);
+    expect(events.length).toBe(100);
+    for (const session of sessions) {
+      const order = events.filter((e) => e.session === session).map((e) => Number(/number (\d+)/.exec(e.data.prompt)![1]));
+      expect(order).toEqual(Array.from({ length: 25 }, (_, n) => n));
+    }
+  });
+
+  it('a worker killed with SIGKILL at 20 random instants loses no event and duplicates none', async () => {
+    const h = home();
+    mkdirSync(h.paths.spoolNew, { recursive: true });
+    const events = syntheticEvents({ sessions: 60, eventsPerSession: 50, seed: 42 });
+    let written = 0;
+    const writeMore = (count: number) => {
+      for (const event of events.slice(written, written + count)) spoolFile(h, event, written++);
+    };
+    writeMore(1500);
+    let seed = 12345;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const kills: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const worker = spawn(process.execPath, [cliPath, 'worker'], { env: h.env, stdio: 'ignore' });
+      const exited = new Promise((resolve) => worker.on('exit', resolve));
+      const delay = 120 + Math.floor(random() * 700);
+      kills.push(delay);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      worker.kill('SIGKILL');
+      await exited;
+      if (round % 4 === 3) writeMore(300);
+    }
+    writeMore(events.length - written);
+    await drain(h.env);
+    const log = await dumpLog(h.env);
+    expect(log.map((e) => e.id)).toEqual(events.map((e) => e.id));
+    expect(log.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    expect(readdirSync(h.paths.spoolNew)).toEqual([]);
+    // The kills landed while there was still spool to ingest (not all after the work was done).
+    const stats = JSON.parse((await runCli(['log', 'stats', '--json'], h.env)).stdout);
+    expect(stats.total).toBe(events.length);
+    expect(kills.length).toBe(20);
+  });
+
+  it('hooks racing to start the worker start exactly one', async () => {
+    const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => runHook('UserPromptSubmit', prompt('race', i), h.env)));
+    expect(results.every((r) => r.code === 0)).toBe(true);
+    let status = '';
+    for (let i = 0; i < 100 && !status.startsWith('running'); i++) {
+      status = (await runCli(['worker', 'status'], h.env)).stdout;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toMatch(/^running: pid \d+/);
+    await drain(h.env);
+    expect((await dumpLog(h.env)).length).toBe(30);
+    const started = readFileSync(h.paths.workerLog, 'utf8').split('\n').filter((line) => line.includes(' started;'));
+    expect(started.length).toBe(1);
+  });
+
+  it('moves a spool file that does not parse or validate to spool/rejected with its reason, and goes on', async () => {
+    const h = home();
+    mkdirSync(h.paths.spoolNew, { recursive: true });
+    const [good1, good2] = syntheticEvents({ sessions: 1, eventsPerSession: 3 });
+    spoolFile(h, good1!, 1);
+    writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_002)}-1-00000000.json`), '{"half a file');
+    spoolFile(h, { ...good2!, data: { prompt: 12 } } as Envelope, 3);
+    spoolFile(h, { ...good2!, type: 'SomethingNew' }, 4);
+    spoolFile(h, good2!, 5);
+    writeFileSync(join(h.paths.spoolNew, 'stray.txt'), 'not a spool file');
+    await drain(h.env);
+    expect((await dumpLog(h.env)).map((e) => e.id)).toEqual([good1!.id, good2!.id]);
+    const rejected = readdirSync(h.paths.spoolRejected).sort();
+    expect(rejected.filter((n) => !n.endsWith('.reason')).length).toBe(4);
+    const reasons = rejected.filter((n) => n.endsWith('.reason')).map((n) => readFileSync(join(h.paths.spoolRejected, n), 'utf8'));
+    expect(reasons.join('')).toMatch(/not JSON/);
+    expect(reasons.join('')).toMatch(/EVENT_INVALID/);
+    expect(reasons.join('')).toMatch(/EVENT_TYPE_UNKNOWN/);
+    expect(reasons.join('')).toMatch(/not a spool file name/);
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.stdout).toContain('4 spool files were rejected');
+  });
+});
