@@ -7,10 +7,10 @@ import { parseArgs } from 'node:util';
 import { clockFromEnv } from '../clock.js';
 import { describeError, EngramError, isEngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
-import { pingWorker } from '../workers/worker-client.js';
-import { askWorker } from '../workers/worker-client.js';
+import { askWorker, pingWorker } from '../workers/worker-client.js';
 import { runWorker } from '../workers/worker.js';
 import { doctor, renderFindings } from './doctor.js';
+import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
 import { runEngineCommand, type Terminal } from './run-engine-command.js';
 
@@ -27,6 +27,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram rebuild [--only NAME]...        drop projections and replay the log
   engram replay --until SEQ|ISO --out DIR
                                          the projections as of that point, written under DIR
+  engram migrate [--dry-run] [--discard-old]
+                                         run pending log migrations (or say what they would change)
   engram doctor                          what is wrong, in plain words
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
@@ -75,6 +77,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       const { values } = parseArgs({ args: rest, options: { until: { type: 'string' }, out: { type: 'string' } } });
       if (!values.until || !values.out) throw new EngramError('USAGE', 'engram replay --until SEQ|ISO --out DIR');
       return runEngineCommand('replay', { until: values.until, out: values.out }, ctx);
+    }
+    case 'migrate': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { 'dry-run': { type: 'boolean', default: false }, 'discard-old': { type: 'boolean', default: false } },
+      });
+      return migrate({ paths, clock, dryRun: values['dry-run'], discardOld: values['discard-old'], terminal });
     }
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });

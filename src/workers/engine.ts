@@ -4,6 +4,8 @@ import type { EventCatalog } from '../events/catalog.js';
 import { defaultCatalog } from '../events/default-catalog.js';
 import { newEventId, wallMicros } from '../events/event-id.js';
 import { LevelEventLog } from '../log/level-event-log.js';
+import { finishInterruptedSwap, stampNewLog } from '../log/migrate-log.js';
+import { logMigrations } from '../../migrations/index.js';
 import type { EventLog } from '../log/event-log.js';
 import type { EngramPaths } from '../paths.js';
 import { allProjections } from '../projections/all-projections.js';
@@ -57,8 +59,10 @@ export class Engine {
     for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.logs, paths.state, paths.views]) {
       mkdirSync(dir, { recursive: true });
     }
+    finishInterruptedSwap(paths.log);
     const log = await LevelEventLog.open(paths.log);
     try {
+      await stampNewLog(log, logMigrations);
       const catalog = defaultCatalog();
       const runner = new ProjectionRunner({
         log,

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Envelope } from '../src/events/envelope.js';
+import { LevelEventLog } from '../src/log/level-event-log.js';
+import { drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+
+const homes: TempHome[] = [];
+afterEach(async () => {
+  for (const home of homes.splice(0)) await home.cleanup();
+});
+
+const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+const base = { ts: '2026-10-01T10:00:00.000Z', session: 'old-session', project: '/home/dev/src/legacy' };
+// As an engram from before a rule existed would have stored them: secrets in plain text.
+const oldEvents: Envelope[] = [
+  { ...base, id: 'old-000000001', type: 'SessionStarted', schemaVersion: 1, data: { source: 'startup' } },
+  { ...base, id: 'old-000000002', type: 'PromptSubmitted', schemaVersion: 1, data: { prompt: `push with ${token} please` } },
+  { ...base, id: 'old-000000003', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: `git push https://me:${token}@github.com/x/y`, ok: true } },
+  { ...base, id: 'old-000000004', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Read', input: 'src/index.ts', ok: true } },
+];
+
+describe('engram migrate', () => {
+  it('says what it would change, then rewrites the log through the new rules, keeping the old one', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append(oldEvents);
+    await log.close();
+
+    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('would apply 1 migration(s) to 4 events');
+    expect(plan.stdout).toContain('rewrites 2 events (PromptSubmitted 1, ToolCalled 1); e.g. seq 2, 3');
+    expect(JSON.stringify(await dumpLog(h.env))).toContain(token);
+
+    const run = await runCli(['migrate'], h.env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/migrated 4 events; the old log is kept at .*log\.before-0002-redact-with-current-rules-/);
+    const after = await dumpLog(h.env);
+    expect(JSON.stringify(after)).not.toContain(token);
+    expect(after.map((e) => [e.seq, e.id, e.type, e.schemaVersion])).toEqual(oldEvents.map((e, i) => [i + 1, e.id, e.type, e.schemaVersion]));
+    expect(after[1]!.data.prompt).toBe('push with [REDACTED:github-token] please');
+    const backups = readdirSync(h.paths.home).filter((n) => n.startsWith('log.before-'));
+    expect(backups.length).toBe(1);
+    // The projections were rebuilt from the new log.
+    const session = join(h.paths.views, 'sessions', 'old-session.json');
+    expect(existsSync(session)).toBe(true);
+
+    const again = await runCli(['migrate', '--dry-run'], h.env);
+    expect(again.stdout).toContain('nothing to migrate');
+  });
+
+  it('removes the old log only when asked, after the new one is in place', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append(oldEvents);
+    await log.close();
+    const run = await runCli(['migrate', '--discard-old'], h.env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(h.paths.home).filter((n) => n.startsWith('log.'))).toEqual([]);
+    expect((await dumpLog(h.env)).length).toBe(4);
+  });
+
+  it('a log started by this engram is born migrated', async () => {
+    const h = tempHome();
+    homes.push(h);
+    await runHook('UserPromptSubmit', { session_id: 's', cwd: '/x', prompt: 'hello' }, h.env);
+    await drain(h.env);
+    expect((await runCli(['migrate', '--dry-run'], h.env)).stdout).toContain('nothing to migrate: the log (1 events)');
+  });
+});
