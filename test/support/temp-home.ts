@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { resolvePaths, type EngramPaths } from '../../src/paths.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -97,4 +97,24 @@ export async function dumpLog(env: NodeJS.ProcessEnv): Promise<Array<Record<stri
 export async function drain(env: NodeJS.ProcessEnv): Promise<void> {
   const result = await runCli(['worker', '--drain'], env);
   if (result.code !== 0) throw new Error(`drain failed (${result.code}): ${result.stderr}`);
+}
+
+/** Every file under these directories, by path relative to its root's parent. */
+export function walkFiles(...roots: string[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  const visit = (dir: string, prefix: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) visit(path, `${prefix}/${name}`);
+      else files[`${prefix}/${name}`] = readFileSync(path, 'utf8');
+    }
+  };
+  for (const root of roots) visit(root, basename(root));
+  return files;
 }
