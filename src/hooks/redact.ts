@@ -1,0 +1,77 @@
+/**
+ * Redaction: every string a hook writes passes through here first (DESIGN.md invariant 3,
+ * "Nothing secret is written"). The rules, and why each is shaped the way it is, live in
+ * `redaction-rules.ts` (which judges names and values with `redaction-names.ts` and
+ * `redaction-values.ts`); this file applies them. They import only each other: all
+ * are bundled into hook processes whose budget is Node's own start time.
+ *
+ * Guarantees, each tested in test/redact.test.ts:
+ * - Recall over precision: when unsure whether a value is a secret, it goes. Ordinary text —
+ *   paths, code, prose, commands, URLs without credentials, hashes — comes out byte-identical.
+ * - What surrounds a secret stays readable: `Authorization: Bearer [REDACTED:bearer]`,
+ *   `https://alice:[REDACTED:url-credentials]@host`, `API_KEY=[REDACTED:env]`.
+ * - Idempotent: `redactText(redactText(x)) === redactText(x)`; a marker is never redacted again.
+ * - Linear time: a megabyte of adversarial text takes milliseconds, not minutes.
+ */
+import { RULES, redactValueNamed, type Groups } from './redaction-rules.js';
+
+/** Replaces every secret in `text` with `[REDACTED:<kind>]`, keeping the text around it. */
+export function redactText(text: string): string {
+  // A rule that let a value stand can see it again once a later rule has put a marker inside
+  // it, and judge the new text differently. Passes repeat until nothing changes; a pass that
+  // changes something turns more of the text into markers, so this ends, almost always after
+  // the one pass that confirms the first (one text in 100,000 of the fuzzed kind needs a third).
+  let out = text;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const next = redactOnce(out);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
+const MAX_PASSES = 8;
+
+function redactOnce(text: string): string {
+  let out = text;
+  for (const rule of RULES) {
+    out = out.replace(rule.pattern, (match: string, ...args: unknown[]) => {
+      const groups = args[args.length - 1] as Groups;
+      const input = args[args.length - 2] as string;
+      const offset = args[args.length - 3] as number;
+      return rule.replace(groups, match, offset, input);
+    });
+  }
+  return out;
+}
+
+/**
+ * A copy of `value` with every string in it redacted, at any depth; object keys are kept as
+ * they are. A string held under a secret name (`{"password": "hunter2"}`) is redacted whole,
+ * since the name that gave it away is a key rather than part of the string.
+ */
+export function redactDeep(value: unknown): unknown {
+  return deep(value, undefined, new WeakMap());
+}
+
+function deep(value: unknown, key: string | undefined, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') {
+    const redacted = redactText(value);
+    return key === undefined || redacted !== value ? redacted : redactValueNamed(key, value);
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const done = seen.get(value);
+  if (done !== undefined) return done;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    seen.set(value, copy);
+    for (const item of value) copy.push(deep(item, undefined, seen));
+    return copy;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  seen.set(value, copy);
+  for (const [k, v] of Object.entries(value)) copy[k] = deep(v, k, seen);
+  return copy;
+}

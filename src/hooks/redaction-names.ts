@@ -1,0 +1,97 @@
+/**
+ * Judges names for the redaction rules: whether a variable, field, header or flag name says its
+ * value is a secret. Zero imports: bundled into hook processes.
+ */
+/**
+ * `weak`: a name that often means a secret but as often does not (`key`, `cacheKey`, `auth`,
+ * `sig`): its value is redacted only when it looks generated. `strong`: any value that is not
+ * a reference, placeholder, code expression or short number is redacted.
+ */
+export type NameClass = 'none' | 'weak' | 'strong';
+
+// A segment ending like this names a secret: `pgpassword`, `clientsecret`, `accesstoken`.
+const STRONG_SEGMENT = /(?:password|passwd|passphrase|secret|secrets|token|apikey|credentials?|creds)$/;
+const STRONG_EXACT = new Set(['pwd', 'pw', 'pass', 'cred', 'authorization', 'authorisation']);
+const WEAK_EXACT = new Set(['auth', 'oauth', 'oauth2', 'sig', 'signature']);
+// English words and non-secret "keys" that would otherwise end in `key`.
+const NOT_A_KEY = new Set(['monkey', 'donkey', 'turkey', 'hockey', 'jockey', 'whiskey', 'lackey', 'hotkey']);
+// `apiKey`, `secret_key`, `SSH_KEY`, `writeKey`: a key that is a credential.
+const SECRET_KEY_QUALIFIER = new Set([
+  'api', 'access', 'secret', 'private', 'signing', 'sign', 'encryption', 'encrypt', 'enc',
+  'decryption', 'master', 'license', 'licence', 'client', 'app', 'service', 'account', 'admin',
+  'auth', 'deploy', 'ssh', 'gpg', 'pgp', 'rsa', 'hmac', 'jwt', 'session', 'webhook', 'consumer',
+  'subscription', 'shared', 'root', 'sas', 'write', 'read', 'ingest', 'server', 'sdk', 'bot',
+]);
+// `primary_key`, `cacheKey`, `publicKey`: a key that names data, not a credential.
+const DATA_KEY_QUALIFIER = new Set([
+  'primary', 'foreign', 'sort', 'partition', 'cache', 'idempotency', 'object', 'hash', 'lookup',
+  'map', 'unique', 'composite', 'dedupe', 'dedup', 'group', 'routing', 'shard', 'row', 'range',
+  'cluster', 'natural', 'surrogate', 'i18n', 'translation', 'locale', 'message', 'event',
+  'storage', 's3', 'bucket', 'react', 'list', 'dict', 'index', 'registry', 'redis', 'public',
+  'pub', 'hot', 'short', 'shortcut', 'sorting', 'join', 'query', 'state', 'item', 'node', 'tree',
+  'encoded', 'decoded', 'raw',
+]);
+// A name ending in one of these describes a secret without holding it: `token_type`,
+// `password_file`, `api_key_id`, `secret_name`, `TokenExpiredError`.
+const METADATA_SEGMENT = new Set([
+  'id', 'ids', 'type', 'types', 'kind', 'name', 'names', 'label', 'title', 'description', 'desc',
+  'hint', 'help', 'placeholder', 'url', 'uri', 'urls', 'endpoint', 'link', 'host', 'hostname',
+  'domain', 'port', 'path', 'paths', 'file', 'files', 'filename', 'dir', 'directory', 'location',
+  'length', 'len', 'size', 'bits', 'bytes', 'count', 'expiry', 'expires', 'expiration', 'exp',
+  'at', 'in', 'ttl', 'timeout', 'age', 'lifetime', 'method', 'methods', 'mode', 'provider',
+  'providers', 'header', 'headers', 'field', 'fields', 'prefix', 'suffix', 'format', 'version',
+  'enabled', 'disabled', 'enable', 'disable', 'required', 'optional', 'policy', 'rotation',
+  'limit', 'limits', 'max', 'min', 'index', 'usage', 'store', 'storage', 'manager', 'strategy',
+  'scheme', 'algorithm', 'alg', 'env', 'var', 'vars', 'source', 'rule', 'rules', 'pattern',
+  'regex', 'error', 'errors', 'exception', 'message', 'status', 'state', 'flag', 'flags', 'option',
+  'options', 'config', 'configuration', 'settings', 'cache', 'ref', 'reference', 'schema',
+  'model', 'service', 'client', 'handler', 'callback', 'fn', 'func', 'function', 'class',
+  'module', 'util', 'utils', 'helper', 'helpers', 'validator', 'validation', 'input', 'counter',
+  'reset', 'changed', 'strength', 'complexity',
+]);
+// `token-store.ts: …` is a file name in an error line, not an assignment.
+const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|json|ya?ml|toml|ini|cfg|conf|md|txt|sh|bash|zsh|sql|html|css|scss|lock|log|xml|pem|crt|key|pub|env)$/i;
+
+export function nameSegments(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((s) => s !== '');
+}
+
+function classifySegment(seg: string, previous: string | undefined): NameClass {
+  if (STRONG_SEGMENT.test(seg) || STRONG_EXACT.has(seg)) return 'strong';
+  if (WEAK_EXACT.has(seg)) return 'weak';
+  // `api_key` or `apikey`: what qualifies the key decides. Unknown qualifiers (`ssrImportKey`,
+  // `DOM_KEY_LOCATION`) are weak, not innocent: `weatherKey: "4d7f0c9e2b1a48e6"` still goes.
+  if (seg === 'key' || (seg.endsWith('key') && !NOT_A_KEY.has(seg))) {
+    const qualifier = seg === 'key' ? previous : seg.slice(0, -3);
+    if (qualifier !== undefined && SECRET_KEY_QUALIFIER.has(qualifier)) return 'strong';
+    if (qualifier !== undefined && DATA_KEY_QUALIFIER.has(qualifier)) return 'none';
+    return 'weak';
+  }
+  return 'none';
+}
+
+/** How strongly a variable, field, header or flag name says its value is a secret. */
+export function classifyName(name: string): NameClass {
+  // Splitting camelCase is quadratic in a run of capitals; no real name is this long.
+  if (name.length > 256 || FILE_NAME.test(name)) return 'none';
+  const segs = nameSegments(name);
+  const last = segs[segs.length - 1];
+  if (last === undefined) return 'none';
+  // The shell's own working-directory variables.
+  if (segs.length === 1 && (last === 'pwd' || last === 'oldpwd')) return 'none';
+  let best: NameClass = 'none';
+  for (let i = 0; i < segs.length; i++) {
+    const c = classifySegment(segs[i]!, segs[i - 1]);
+    if (c === 'strong') best = 'strong';
+    else if (c === 'weak' && best === 'none') best = 'weak';
+  }
+  if (best !== 'none' && METADATA_SEGMENT.has(last) && classifySegment(last, segs[segs.length - 2]) === 'none') {
+    return 'none';
+  }
+  return best;
+}

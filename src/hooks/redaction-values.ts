@@ -1,0 +1,135 @@
+/**
+ * Judges values for the redaction rules: whether what stands next to a secret-like name is a
+ * secret, or a reference, a path, code or prose. Every test here is linear in the value, which
+ * can be a megabyte long. Zero imports but its sibling: bundled into hook processes.
+ */
+import { MARKER_SOURCE } from './redaction-marker.js';
+import { nameSegments } from './redaction-names.js';
+// Things that stand in for a value without being one: markers, shell and template references,
+// format placeholders, `<your-token>`.
+const PLACEHOLDER = new RegExp(
+  [
+    MARKER_SOURCE,
+    String.raw`\$\{\{[^}]{0,200}\}\}`,
+    String.raw`\$\{[^{}]{0,200}\}`,
+    String.raw`\$\([^()]{0,200}\)`,
+    // `$ecretP4ss` in single quotes is a password, not a reference: only one-case names count.
+    String.raw`\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*)(?![A-Za-z0-9])`,
+    String.raw`\{\{[^}]{0,200}\}\}`,
+    String.raw`%[A-Za-z_]\w{0,100}%`,
+    String.raw`%\(\w{1,100}\)[sdr]`,
+    String.raw`\{[A-Za-z_][\w.]{0,100}\}`,
+    String.raw`<[A-Za-z_][\w .-]{0,100}>`,
+    String.raw`\b(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|TOKEN)\b`,
+  ].join('|'),
+  // Not case-insensitive: that would make `$ecretP4ss` a one-case reference.
+  'g',
+);
+// Words that are settings, types or literals, never credentials.
+const SAFE_WORDS = new Set([
+  'null', 'undefined', 'none', 'nil', 'true', 'false', 'yes', 'no', 'on', 'off', 'string', 'str',
+  'number', 'int', 'integer', 'boolean', 'bool', 'bytes', 'any', 'unknown', 'never', 'object',
+  'void', 'symbol', 'bigint', 'buffer', 'optional', 'secretstr', 'required', 'default', 'include',
+  'omit', 'same-origin', 'bearer', 'basic', 'digest', 'oauth', 'oauth2', 'oidc', 'jwt', 'saml',
+  'header', 'query', 'cookie', 'session', 'hidden', 'masked', 'sensitive', 'redacted', 'env',
+  // Placeholders in documentation: `*password*=value`, `"api_key": "example"`.
+  'value', 'example', 'placeholder',
+]);
+const MASK = /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|•+)$/;
+const NUMBER = /^[-+]?\d+(?:\.\d+)?$/;
+const REF = String.raw`\$(?:\{[^{}]*\}|\([^()]*\)|[A-Za-z_]\w*)`;
+const PATH_PART = new RegExp(String.raw`^(?:(?:${REF}|~|\.{1,2})(?:[\\/][\w.@+~-]*)*|(?:[\\/][\w.@+~-]*)+)$`);
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const PLAIN_WORD = /^[A-Za-z]+(?:['’-][A-Za-z]+)*$/;
+// `STENCIL_PASS: 0x0B95;`, `secret: 42`: too short to be worth guessing, and too common in code.
+const SHORT_NUMBER = /^(?:[-+]?\d{1,4}(?:\.\d+)?|0x[0-9a-fA-F]{1,4})$/;
+// `type K = A | B`, `x: Foo | null`: a type union, not a value.
+export const UNION_FOLLOWS = /^[ \t]*\|(?!\|)/;
+
+/** A value that holds nothing secret: empty, a marker, a reference, a literal or a mask. */
+export function carriesNoSecret(value: string): boolean {
+  if (!/[A-Za-z0-9]/.test(value)) return true;
+  if (SAFE_WORDS.has(value.toLowerCase()) || MASK.test(value) || SHORT_NUMBER.test(value)) return true;
+  return !/[A-Za-z0-9]/.test(value.replace(PLACEHOLDER, ''));
+}
+
+// `f"user:{user_id}"`, `"${prefix}-x"`: built from references, not a literal secret.
+export const TEMPLATE = /\$\{[^{}]{0,200}\}|\$\([^()]{0,200}\)|\{\{[^}]{0,200}\}\}|%\(\w{1,100}\)[sdr]|\{[A-Za-z_][\w.]{0,100}\}/;
+// `~/.ssh/id_rsa`, `./certs/dev.pem`, `/etc/ssl/private/server.key`. Base64 may start with a
+// slash but never has a dot, so an absolute path needs a file extension to count.
+const FILE_PATH = /^(?:(?:~|\.{1,2})\/\S*|\/(?:[\w@+-][\w.@+-]*\/)*[\w@+-][\w.@+-]*\.[A-Za-z0-9]{1,8})$/;
+export const isFilePath = (value: string): boolean => FILE_PATH.test(value);
+
+/** `PATH=$PATH:/usr/local/bin`, `./bin`, `~/x`: references and paths joined by `:`. */
+export function isPathOrRefs(value: string): boolean {
+  return value.split(':').every((part) => part === '' || PATH_PART.test(part));
+}
+
+export const isNumber = (value: string): boolean => NUMBER.test(value);
+
+/**
+ * Generated-looking: one run of token characters, long, and mixing classes the way generated
+ * credentials do (`dXNlcjpwYXNz`, `4d7f0c9e2b1a48e6`) and words, identifiers and structured
+ * keys do not (`JavaScript`, `getElementById`, `user:42:profile`). Used where the name alone
+ * is weak evidence.
+ */
+export function looksGenerated(value: string): boolean {
+  if (value.length < 12 || !/^[\w+/=.~-]+$/.test(value)) return false;
+  if (/\d/.test(value) && /[A-Za-z]/.test(value)) return true;
+  if (/[+=]/.test(value)) return true;
+  // Two capitals in a row after a small letter: base64 does that, camelCase does not.
+  const lower = value.search(/[a-z]/);
+  return lower >= 0 && /[A-Z]{2}/.test(value.slice(lower + 1));
+}
+
+// camelCase, snake_case or SCREAMING_CASE, the way variables are written and passwords are not.
+const VARIABLE_STYLE = /^\$?(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*|[a-z][a-z0-9]*(?:_[a-z0-9]+)*|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*)$/;
+const SECRET_WORD = new Set(['password', 'passwd', 'pwd', 'pass', 'passphrase', 'secret', 'token', 'key', 'apikey', 'auth', 'credentials', 'creds']);
+
+/** `api_key: "YOUR_API_KEY"`, `self.token = token`, `{ apiKey: apiKey }`: a variable, not a value. */
+export function isSecretVariable(value: string): boolean {
+  return value.length <= 100 && VARIABLE_STYLE.test(value) && nameSegments(value).some((seg) => SECRET_WORD.has(seg));
+}
+
+export interface ValueContext {
+  /** The character right after the value, '' at the end of the text. */
+  next: string;
+  /** The rest of the line after the value. */
+  restOfLine: string;
+  /** `name = value`, `name: value`: source code, YAML or prose rather than `name=value` data. */
+  codeLike: boolean;
+}
+
+/**
+ * Whether an unquoted value next to a secret-like name is code or prose rather than a secret:
+ * `getToken()`, `process.env.API_KEY`, `os.environ["X"]`, `{ token: tok, … }`, `token: string`,
+ * `self.token = token`, or "the token: it expires" in a sentence.
+ */
+export function isCodeOrProse(value: string, ctx: ValueContext): boolean {
+  if (MEMBER_CHAIN.test(value)) return true;
+  if (IDENT.test(value)) {
+    if (isSecretVariable(value)) return true;
+    if (ctx.next === '(' || ctx.next === '[') return true;
+    if (ctx.codeLike && (/^[;,)}<>]/.test(ctx.next) || UNION_FOLLOWS.test(ctx.restOfLine))) return true;
+  }
+  // A plain word followed by more words on the line is a sentence: a YAML value would have
+  // been the whole rest of the line.
+  return ctx.codeLike && PLAIN_WORD.test(value) && /^[ \t]+[A-Za-z]/.test(ctx.restOfLine);
+}
+
+interface Quoted {
+  open: string;
+  content: string;
+  close: string;
+}
+
+/** Splits `f"…"`, `'…'`, `` `…` `` and `\"…\"` into quotes and content; null when unquoted. */
+export function splitQuotes(value: string): Quoted | null {
+  const m = /^([fFrRbBuU]{0,2}\\?["'`])/.exec(value);
+  if (m === null) return null;
+  const open = m[1]!;
+  const quote = open.slice(open.search(/\\?["'`]$/));
+  const close = value.length > open.length && value.endsWith(quote) ? quote : '';
+  return { open, content: value.slice(open.length, value.length - close.length), close };
+}

@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benignCases, secretCases, type SecretCase } from './redaction-corpus.js';
+import { drain, dumpLog, runHook, tempHome, walkFiles, type HookName, type TempHome } from './support/temp-home.js';
+
+/**
+ * The redaction corpus through real hook processes: no secret may reach a spool file, the log,
+ * or any projection, and ordinary text must arrive unchanged.
+ */
+let h: TempHome;
+beforeAll(() => {
+  h = tempHome();
+});
+afterAll(() => h.cleanup());
+
+const common = (i: number) => ({ session_id: `redaction-${i}`, transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' });
+
+function hookFor(c: SecretCase, i: number): [HookName, object] {
+  switch (c.where) {
+    case 'prompt':
+      return ['UserPromptSubmit', { ...common(i), prompt: c.text }];
+    case 'command':
+      return ['PostToolUse', { ...common(i), tool_name: 'Bash', tool_input: { command: c.text, description: 'run it' }, tool_response: { stdout: c.text } }];
+    case 'url':
+      return ['PostToolUse', { ...common(i), tool_name: 'WebFetch', tool_input: { url: c.text, prompt: 'summarise' }, tool_response: {} }];
+    case 'tool-input':
+      return ['PostToolUse', { ...common(i), tool_name: 'mcp__acme__run', tool_input: { query: c.text }, tool_response: {} }];
+    case 'error':
+      return ['PostToolUseFailure', { ...common(i), tool_name: 'Bash', tool_input: { command: 'deploy' }, error: c.text }];
+  }
+}
+
+/** A secret counts as leaked if any 16 characters of it in a row survive (all of it, if shorter). */
+function leaks(text: string, secret: string): string | undefined {
+  const width = Math.min(16, secret.length);
+  for (let i = 0; i + width <= secret.length; i++) {
+    const piece = secret.slice(i, i + width);
+    if (text.includes(piece)) return piece;
+  }
+  return undefined;
+}
+
+async function inBatches<T>(items: T[], size: number, run: (item: T, index: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map((item, j) => run(item, i + j)));
+}
+
+describe('redaction, end to end through hook processes', () => {
+  it(`keeps all ${secretCases.length} secret shapes out of the spool, the log and every projection`, async () => {
+    expect(secretCases.length).toBeGreaterThanOrEqual(40);
+    await inBatches(secretCases, 8, async (c, i) => {
+      const [hook, payload] = hookFor(c, i);
+      const result = await runHook(hook, payload, h.env);
+      expect(result.code, c.name).toBe(0);
+    });
+    const spool = readdirSync(h.paths.spoolNew).map((name) => readFileSync(join(h.paths.spoolNew, name), 'utf8'));
+    expect(spool.length).toBe(secretCases.length);
+    await drain(h.env);
+    const log = await dumpLog(h.env);
+    expect(log.length).toBe(secretCases.length);
+    expect(log.filter((e) => e.type === 'HookInputRejected')).toEqual([]);
+    const logText = JSON.stringify(log);
+    // Each case is checked against its own session's text for pieces of a secret (other cases
+    // may hold harmless ids that share digits), and against everything for the whole secret.
+    const bySession = (texts: string[]) => (i: number) => texts.filter((t) => t.includes(`"redaction-${i}"`)).join('\n');
+    const spoolOf = bySession(spool);
+    const logOf = bySession(log.map((e) => JSON.stringify(e)));
+    const everything = [...Object.values(walkFiles(h.paths.home, h.paths.claude)), ...spool].join('\n');
+    secretCases.forEach((c, i) => {
+      expect(spoolOf(i), c.name).not.toBe('');
+      for (const secret of c.secrets) {
+        expect(leaks(spoolOf(i), secret), `${c.name}: spool`).toBeUndefined();
+        expect(leaks(logOf(i), secret), `${c.name}: log`).toBeUndefined();
+        expect(everything.includes(secret), `${c.name}: files`).toBe(false);
+      }
+    });
+    expect(logText).toContain('[REDACTED:');
+  });
+
+  it(`leaves all ${benignCases.length} ordinary prompts as they were typed`, async () => {
+    const other = tempHome();
+    try {
+      await inBatches(benignCases, 8, async (c, i) => {
+        await runHook('UserPromptSubmit', { ...common(i), prompt: c.text }, other.env);
+      });
+      await drain(other.env);
+      const prompts = new Set((await dumpLog(other.env)).map((e) => e.data.prompt));
+      for (const c of benignCases) expect(prompts.has(c.text), c.name).toBe(true);
+    } finally {
+      await other.cleanup();
+    }
+  });
+});
