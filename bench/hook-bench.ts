@@ -52,7 +52,7 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
           ...(payloads[hook] as object),
         });
         baseline.push(run(['-e', '0'], input));
-        times.get(hook)!.push(run([join(options.repo, 'dist', 'hooks', `${hook}.mjs`)], input));
+        times.get(hook)!.push(run([join(options.repo, 'dist', 'hooks', `${hook}.cjs`)], input));
       }
     }
     const baselineMs = median(baseline);

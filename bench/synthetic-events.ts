@@ -29,7 +29,9 @@ export function syntheticEvents(options: SyntheticOptions): Envelope[] {
   const events: Envelope[] = [];
   const push = (session: string, project: string, type: string, schemaVersion: number, data: unknown) => {
     clock += 1000 + Math.floor(random() * 20_000);
-    events.push({ id: `syn-${String(++n).padStart(9, '0')}`, type, schemaVersion, ts: new Date(clock).toISOString(), session, project, data });
+    // Ids in engram's own format (time prefix, pid, random tail), the tail here a counter.
+    const id = `${(clock * 1000).toString(36).padStart(11, '0')}-1-${(++n).toString(36).padStart(10, '0')}`;
+    events.push({ id, type, schemaVersion, ts: new Date(clock).toISOString(), session, project, data });
   };
   for (let s = 0; s < options.sessions; s++) {
     const session = `00000000-0000-4000-8000-${String(s).padStart(12, '0')}`;

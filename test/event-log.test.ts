@@ -61,6 +61,21 @@ describe('LevelEventLog', () => {
     await log.close();
   });
 
+  it('dedupes engram-minted ids, whose time prefix lets new ones skip the lookup, across reopen', async () => {
+    const dir = join(tempDir(), 'log');
+    const minted = (micros: number, tail: string) => event(tail, { id: `${micros.toString(36).padStart(11, '0')}-1-${tail}` });
+    const log = await LevelEventLog.open(dir);
+    await log.append([minted(2_000, 'b'), minted(3_000, 'c')]);
+    await log.close();
+    const again = await LevelEventLog.open(dir);
+    // Same ids again, an older-minted new one, a newer one, and a duplicate inside the call.
+    const result = await again.append([minted(3_000, 'c'), minted(1_000, 'a'), minted(2_000, 'b'), minted(4_000, 'd'), minted(4_000, 'd')]);
+    expect(result.appended.map((e) => e.id.split('-')[2])).toEqual(['a', 'd']);
+    expect(result.duplicates.length).toBe(3);
+    expect(again.head).toBe(4);
+    await again.close();
+  });
+
   it('keeps its head across reopen, and seq ranges read exactly', async () => {
     const dir = join(tempDir(), 'log');
     const log = await LevelEventLog.open(dir);

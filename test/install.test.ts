@@ -38,7 +38,7 @@ afterEach(async () => {
 async function makeHooksDir(path: string): Promise<string> {
   await mkdir(path, { recursive: true });
   // The stub stands in for a built hook: it records the argv it was started with.
-  const stub = "import { writeFileSync } from 'node:fs';\nwriteFileSync(process.env.STUB_OUT, JSON.stringify(process.argv));\n";
+  const stub = "require('node:fs').writeFileSync(process.env.STUB_OUT, JSON.stringify(process.argv));\n";
   for (const spec of hookTable) await writeFile(join(path, spec.file), stub);
   return path;
 }
@@ -102,7 +102,7 @@ describe('hookTable', () => {
       'SessionEnd',
     ]);
     for (const spec of hookTable) {
-      expect(spec.file).toBe(`${spec.event.replace(/(?<=[a-z])([A-Z])/g, '-$1').toLowerCase()}.mjs`);
+      expect(spec.file).toBe(`${spec.event.replace(/(?<=[a-z])([A-Z])/g, '-$1').toLowerCase()}.cjs`);
     }
   });
 
@@ -219,7 +219,7 @@ describe('installHooks', () => {
     const stale = (script: string) => ({ type: 'command', command: `"/old/node" "/old/${script}" # engram`, timeout: 60 });
     const settings = {
       hooks: {
-        Stop: [{ hooks: [{ type: 'command', command: 'say done' }, stale('stop.mjs')] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }, stale('stop.cjs')] }],
         PreToolUse: [{ matcher: '*', hooks: [stale('pre-tool-use.mjs')] }],
         Notification: [{ hooks: [stale('notification.mjs'), { type: 'command', command: 'notify-send hi' }] }],
       },
@@ -235,7 +235,7 @@ describe('installHooks', () => {
     const after = await readSettings();
     expect(after.hooks!.Stop).toEqual([
       { hooks: [{ type: 'command', command: 'say done' }] },
-      { hooks: [expect.objectContaining({ command: `"${process.execPath}" "${join(hooksDir, 'stop.mjs')}" # engram` })] },
+      { hooks: [expect.objectContaining({ command: `"${process.execPath}" "${join(hooksDir, 'stop.cjs')}" # engram` })] },
     ]);
     expect(after.hooks!.PreToolUse).toBeUndefined();
     expect(after.hooks!.Notification).toEqual([{ hooks: [{ type: 'command', command: 'notify-send hi' }] }]);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
@@ -44,8 +44,10 @@ describe('engram migrate', () => {
     const backups = readdirSync(h.paths.home).filter((n) => n.startsWith('log.before-'));
     expect(backups.length).toBe(1);
     // The projections were rebuilt from the new log.
-    const session = join(h.paths.views, 'sessions', 'old-session.json');
-    expect(existsSync(session)).toBe(true);
+    const month = join(h.paths.views, 'sessions', '-home-dev-src-legacy', '2026-10.jsonl');
+    expect(existsSync(month)).toBe(true);
+    expect(readFileSync(month, 'utf8')).not.toContain(token);
+    expect(JSON.parse(readFileSync(month, 'utf8'))).toMatchObject({ session: 'old-session', prompts: 1, toolCalls: 2 });
 
     const again = await runCli(['migrate', '--dry-run'], h.env);
     expect(again.stdout).toContain('nothing to migrate');

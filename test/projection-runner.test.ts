@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { FileSink } from '../src/projections/file-sink.js';
-import { fileChange, type FileChange } from '../src/projections/file-changes.js';
+import { rowChange, type RowChange } from '../src/projections/row-change.js';
 import { allProjections } from '../src/projections/all-projections.js';
 import { defineProjector, type Change, type Projection } from '../src/projections/projector.js';
 import { projectionHarness } from './support/projection-harness.js';
@@ -17,7 +17,7 @@ const freshDir = () => join(root, String(++n));
 
 /** Counts prompts per session into views/count/<session>; throws on a prompt saying "boom". */
 function counter(projectorVersion: number, applied: string[] = []): Projection<unknown, Change> {
-  const projector = defineProjector<Map<string, number>, FileChange>({
+  const projector = defineProjector<Map<string, number>, RowChange<string>>({
     name: 'counter',
     projectorVersion,
     handles: ['PromptSubmitted'],
@@ -26,7 +26,7 @@ function counter(projectorVersion: number, applied: string[] = []): Projection<u
       if (event.type === 'PromptSubmitted' && event.data.prompt === 'boom') throw new Error('cannot count a boom');
       const count = (state.get(event.session) ?? 0) + 1;
       state.set(event.session, count);
-      return { state, changes: [fileChange('views', `count/${event.session}`, () => `v${projectorVersion}:${count}\n`)] };
+      return { state, changes: [rowChange(event.session, `v${projectorVersion}:${count}\n`)] };
     },
   });
   return {
@@ -42,7 +42,8 @@ function counter(projectorVersion: number, applied: string[] = []): Projection<u
 }
 
 let currentRoots: { views: string; claude: string };
-const sinkFor = (name: string) => new FileSink({ roots: currentRoots, ownedViewDirs: name === 'counter' ? ['count'] : [] });
+const sinkFor = (_name: string) =>
+  new FileSink<string>({ root: currentRoots.views, ownedDirs: ['count'], materialize: (key, row) => [{ kind: 'write', path: `count/${key}`, content: row }] });
 
 const prompt = (id: string, session: string, text: string, schemaVersion = 2): Envelope => ({
   id: `evt-${id}-0000`,

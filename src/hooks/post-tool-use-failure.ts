@@ -4,7 +4,7 @@ import { redactCapped } from './redact-capped.js';
 import { runHook } from './run-hook.js';
 import { toolInputPointer } from './tool-input-pointer.js';
 
-await runHook({
+void runHook({
   hook: 'PostToolUseFailure',
   input: z.looseObject({
     tool_name: z.string().check(z.minLength(1)),

@@ -3,7 +3,7 @@ import { ToolCalled } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
 import { toolInputPointer } from './tool-input-pointer.js';
 
-await runHook({
+void runHook({
   hook: 'PostToolUse',
   input: z.looseObject({
     tool_name: z.string().check(z.minLength(1)),

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readSync } from 'node:fs';
+import { appendFileSync, fstatSync, mkdirSync, readSync } from 'node:fs';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
 import type { Envelope } from '../events/envelope.js';
@@ -118,7 +118,13 @@ function buildEvent(
  * EAGAIN the rest is read as a stream, after what already arrived.
  */
 async function readStdin(): Promise<Buffer> {
-  if (process.stdin.isTTY) return Buffer.alloc(0);
+  // fstat, not process.stdin.isTTY: touching process.stdin loads the stream machinery, a
+  // tenth of a hook's budget.
+  try {
+    if (fstatSync(0).isCharacterDevice()) return Buffer.alloc(0);
+  } catch {
+    return Buffer.alloc(0);
+  }
   const chunks: Buffer[] = [];
   const buffer = Buffer.allocUnsafe(1 << 16);
   for (;;) {

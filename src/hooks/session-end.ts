@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { SessionEnded } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
 
-await runHook({
+void runHook({
   hook: 'SessionEnd',
   input: z.looseObject({ reason: z.optional(z.string()) }),
   toEvent: (input) => ({

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { SessionStarted } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
 
-await runHook({
+void runHook({
   hook: 'SessionStart',
   input: z.looseObject({ source: z.optional(z.string()), model: z.optional(z.unknown()) }),
   toEvent: (input) => ({

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { TurnStopped } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
 
-await runHook({
+void runHook({
   hook: 'Stop',
   input: z.looseObject({
     stop_hook_active: z.optional(z.boolean()),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { SubagentStopped } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
 
-await runHook({
+void runHook({
   hook: 'SubagentStop',
   input: z.looseObject({ agent_transcript_path: z.optional(z.string()), agent_type: z.optional(z.string()) }),
   toEvent: (input) => ({

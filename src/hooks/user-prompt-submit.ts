@@ -3,7 +3,7 @@ import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from './redact-capped.js';
 import { runHook } from './run-hook.js';
 
-await runHook({
+void runHook({
   hook: 'UserPromptSubmit',
   input: z.looseObject({ prompt: z.string() }),
   toEvent: ({ prompt }) => ({

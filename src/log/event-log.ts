@@ -1,8 +1,8 @@
 import type { Envelope, StoredEnvelope } from '../events/envelope.js';
 
 export interface AppendResult {
-  /** The events written, with the seq each was given, in order. */
-  appended: StoredEnvelope[];
+  /** The events written, by id with the seq each was given, in order. */
+  appended: Array<{ id: string; seq: number }>;
   /** Ids skipped because the log (or the same call) already held them. */
   duplicates: string[];
 }

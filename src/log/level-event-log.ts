@@ -9,6 +9,38 @@ const EVENT = 'e:';
 const EVENT_END = 'e;';
 const ID = 'i:';
 const META = 'm:';
+const EMPTY = new Uint8Array(0);
+const MAX_ID_TIME = 'maxIdTime';
+
+/**
+ * Event ids minted by engram (event-id.ts) start with 11 base-36 digits of wall-clock
+ * microseconds, so comparing those prefixes compares mint times. Any other id is NOT_TIMED and
+ * always looked up.
+ */
+const NOT_TIMED = '';
+const ALL_TIMES = '~';
+function idTime(id: string): string {
+  if (id.length < 13 || id.charCodeAt(11) !== 45 /* - */) return NOT_TIMED;
+  for (let i = 0; i < 11; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 122))) return NOT_TIMED;
+  }
+  return id.slice(0, 11);
+}
+
+/** The envelope's shape, checked without zod on the hot path; zod explains a failure. */
+function looksLikeEnvelope(e: Envelope): boolean {
+  return (
+    typeof e === 'object' && e !== null &&
+    typeof e.id === 'string' && e.id.length >= 8 && e.id.length <= 80 &&
+    typeof e.type === 'string' && e.type.length > 0 && e.type.length <= 80 &&
+    Number.isInteger(e.schemaVersion) && e.schemaVersion > 0 &&
+    typeof e.ts === 'string' && ISO_TIME.test(e.ts) &&
+    typeof e.session === 'string' && e.session.length <= 200 &&
+    typeof e.project === 'string' && e.project.length <= 4096
+  );
+}
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * The log on LevelDB: key `e:<seq, 16 digits>` → msgpack event, `i:<id>` → seq. LevelDB takes a
@@ -18,6 +50,8 @@ export class LevelEventLog implements EventLog {
   readonly #db: Level<string, Uint8Array>;
   readonly #codec = new EventCodec();
   #head = 0;
+  // The largest time prefix of any stored id of engram's own format; see idTime.
+  #maxIdTime = '';
   // Appends are chained so seqs stay gapless even if callers do not await each other.
   #tail: Promise<unknown> = Promise.resolve();
 
@@ -41,6 +75,9 @@ export class LevelEventLog implements EventLog {
     for await (const key of db.keys({ gte: EVENT, lt: EVENT_END, reverse: true, limit: 1 })) {
       log.#head = Number(key.slice(EVENT.length));
     }
+    const stored = await db.get(META + MAX_ID_TIME);
+    // A log that holds events but no record of their ids' times gets no shortcut: look up all.
+    log.#maxIdTime = stored !== undefined ? Buffer.from(stored).toString('utf8') : log.#head > 0 ? ALL_TIMES : '';
     return log;
   }
 
@@ -56,32 +93,49 @@ export class LevelEventLog implements EventLog {
 
   async #append(events: readonly Envelope[]): Promise<AppendResult> {
     for (const event of events) {
-      const checked = envelopeSchema.safeParse(event);
-      if (!checked.success) {
-        throw new EngramError('EVENT_INVALID', `event ${String(event?.id)} has no valid envelope`, { cause: checked.error });
+      if (!looksLikeEnvelope(event)) {
+        const checked = envelopeSchema.safeParse(event);
+        throw new EngramError('EVENT_INVALID', `event ${String((event as { id?: unknown })?.id)} has no valid envelope`, {
+          cause: checked.success ? undefined : checked.error,
+        });
       }
     }
-    const present = await this.has(events.map((event) => event.id));
-    const seen = new Set<string>();
-    const appended: StoredEnvelope[] = [];
+    // Only ids that could already be here are looked up: one minted after the newest id stored
+    // cannot be (see idTime). In steady use that is almost none, so dedupe costs no reads.
+    const times = events.map((event) => idTime(event.id));
+    const maybeKnown = events.filter((_, i) => !(times[i]! > this.#maxIdTime));
+    const known = new Set<string>();
+    const present = await this.has(maybeKnown.map((event) => event.id));
+    maybeKnown.forEach((event, i) => present[i] && known.add(event.id));
+    const appended: AppendResult['appended'] = [];
     const duplicates: string[] = [];
+    // A chained batch: with two keys an event it writes in half the time of the array form.
     const batch = this.#db.batch();
     let seq = this.#head;
-    events.forEach((event, index) => {
-      if (present[index] || seen.has(event.id)) {
+    let maxIdTime = this.#maxIdTime;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      if (known.has(event.id)) {
         duplicates.push(event.id);
-        return;
+        continue;
       }
-      seen.add(event.id);
+      known.add(event.id);
       seq++;
-      const seqText = String(seq);
       batch.put(EVENT + seqKey(seq), this.#codec.encode(event));
-      batch.put(ID + event.id, Buffer.from(seqText));
-      appended.push({ ...event, seq });
-    });
-    if (appended.length > 0) await batch.write();
-    else await batch.close();
+      // The id index only answers "is it here?": its value is empty.
+      batch.put(ID + event.id, EMPTY);
+      const time = times[i]!;
+      if (time !== NOT_TIMED && time > maxIdTime) maxIdTime = time;
+      appended.push({ id: event.id, seq });
+    }
+    if (appended.length === 0) {
+      await batch.close();
+      return { appended, duplicates };
+    }
+    if (maxIdTime !== this.#maxIdTime) batch.put(META + MAX_ID_TIME, Buffer.from(maxIdTime));
+    await batch.write();
     this.#head = seq;
+    this.#maxIdTime = maxIdTime;
     return { appended, duplicates };
   }
 

@@ -1,16 +1,22 @@
 import { FileSink } from './file-sink.js';
-import type { FileRoot } from './file-changes.js';
 import type { Change, Projection } from './projector.js';
-import { sessionsProjector } from './sessions.js';
-import { statsProjector } from './stats.js';
-import { traceProjector } from './trace.js';
+import { materializeSessions, sessionsProjector } from './sessions.js';
+import { materializeStats, statsProjector } from './stats.js';
+import { materializeTrace, traceProjector } from './trace.js';
+
+export interface ProjectionRoots {
+  /** Views that are not memory files: ENGRAM_HOME/views. */
+  views: string;
+  /** Claude Code's config directory, where memory directories live. */
+  claude: string;
+}
 
 /** Every projection of this build, with sinks writing under these roots. */
-export function allProjections(roots: Record<FileRoot, string>): Projection<unknown, Change>[] {
+export function allProjections(roots: ProjectionRoots): Projection<unknown, Change>[] {
   const projections = [
-    { projector: sessionsProjector, sink: new FileSink({ roots, ownedViewDirs: ['sessions'] }) },
-    { projector: traceProjector, sink: new FileSink({ roots, ownedViewDirs: ['trace'] }) },
-    { projector: statsProjector, sink: new FileSink({ roots, ownedViewDirs: [] }) },
+    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'] }) },
+    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'] }) },
+    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats }) },
   ];
   return projections as unknown as Projection<unknown, Change>[];
 }

@@ -1,4 +1,4 @@
-import type { IndexEntry } from './file-changes.js';
+import type { IndexEntry } from './file-ops.js';
 
 /**
  * MEMORY.md with engram's entries merged in: a line that already links to an entry's file is

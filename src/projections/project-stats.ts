@@ -47,6 +47,8 @@ export function emptyProjectStats(project: string, at: string): ProjectStats {
 
 /** `newSession`: this event is the first the log holds of its session. */
 export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): ProjectStats {
+  // What is installed is not activity: it moves neither the dates nor the counts.
+  if (event.type === 'SkillsInventoried') return { ...stats, skillsInstalled: event.data.skills };
   const base: ProjectStats = {
     ...stats,
     sessions: stats.sessions + (newSession ? 1 : 0),
@@ -68,8 +70,6 @@ export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSes
       const { tool, input, error } = event.data;
       return countTool(base, tool, true, { at: event.ts, tool, input, error });
     }
-    case 'SkillsInventoried':
-      return { ...base, skillsInstalled: event.data.skills };
     default:
       return base;
   }
@@ -90,13 +90,20 @@ function bump(counts: Readonly<Record<string, number>>, key: string): Readonly<R
   return { ...counts, [key]: (own(counts, key) ?? 0) + 1 };
 }
 
-// `FOO=1 npm test` and `sudo make` count as npm and make.
+// Set-up steps are not what a command runs.
+const PREAMBLE = new Set(['cd', 'pushd', 'set', 'export', 'source', '.']);
+
+// `FOO=1 npm test`, `sudo make` and `cd web && pnpm build` count as npm, make and pnpm.
 function program(command: string): string {
-  const words = command.trim().split(/\s+/);
-  let i = 0;
-  while (i < words.length - 1 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || ['sudo', 'env', 'time', 'nohup'].includes(words[i]!))) i++;
-  const word = words[i] ?? '';
-  return word.split('/').pop()!.slice(0, 40) || '(empty)';
+  const steps = command.split(/&&|\|\||;/).map((step) => step.trim()).filter(Boolean);
+  for (const step of steps) {
+    const words = step.split(/\s+/);
+    let i = 0;
+    while (i < words.length - 1 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || ['sudo', 'env', 'time', 'nohup'].includes(words[i]!))) i++;
+    const word = (words[i] ?? '').split('/').pop()!.slice(0, 40);
+    if (word && !PREAMBLE.has(word)) return word;
+  }
+  return '(none)';
 }
 
 // Tool and skill names come from outside: `constructor` or `__proto__` must count like any other.

@@ -20,6 +20,8 @@ export interface SessionRecord {
   readonly rejectedInputs: number;
   /** A SessionEnd arrived; a session without one crashed, was killed, or is still open. */
   readonly endedCleanly: boolean;
+  /** When the log first heard of it (its first event, SessionStart or not). */
+  readonly firstEventAt: string;
   readonly lastEventAt: string;
   /** The seq of its latest event: orders sessions by recency without trusting clocks. */
   readonly lastSeq: number;
@@ -34,45 +36,74 @@ export function emptySession(session: string, project: string, at: string): Sess
   return {
     session, project, startedAt: null, endedAt: null, endReason: null, starts: [], prompts: 0,
     toolCalls: 0, toolFailures: 0, corrections: 0, compactions: 0, subagents: 0, turns: 0,
-    rejectedInputs: 0, endedCleanly: false, lastEventAt: at, lastSeq: 0,
+    rejectedInputs: 0, endedCleanly: false, firstEventAt: at, lastEventAt: at, lastSeq: 0,
   };
 }
 
-/** The record after one more event of its session: a new object, the old one untouched. */
-export function nextSessionRecord(record: SessionRecord, event: DomainEvent): SessionRecord {
-  const base = { ...record, lastEventAt: event.ts, lastSeq: event.seq, project: record.project || event.project };
+/**
+ * The record after one more event of its session: a new object, the old one untouched. Built as
+ * one literal rather than spreads: it runs for every event of a rebuild, twice.
+ */
+export function nextSessionRecord(r: SessionRecord, event: DomainEvent): SessionRecord {
+  let { startedAt, endedAt, endReason, starts, prompts, toolCalls, toolFailures, compactions, subagents, turns, rejectedInputs, endedCleanly } = r;
   switch (event.type) {
     case 'SessionStarted':
-      return {
-        ...base,
-        startedAt: record.startedAt ?? event.ts,
-        starts: [...record.starts, event.data.source],
-        // A resumed session is open again until its next SessionEnd.
-        endedAt: null,
-        endReason: null,
-        endedCleanly: false,
-      };
+      startedAt ??= event.ts;
+      starts = [...starts, event.data.source];
+      // A resumed session is open again until its next SessionEnd.
+      endedAt = null;
+      endReason = null;
+      endedCleanly = false;
+      break;
     case 'PromptSubmitted':
-      return { ...base, prompts: record.prompts + 1 };
+      prompts++;
+      break;
     case 'ToolCalled':
-      return {
-        ...base,
-        toolCalls: record.toolCalls + 1,
-        toolFailures: record.toolFailures + (event.data.ok ? 0 : 1),
-      };
+      toolCalls++;
+      if (!event.data.ok) toolFailures++;
+      break;
     case 'ToolFailed':
-      return { ...base, toolCalls: record.toolCalls + 1, toolFailures: record.toolFailures + 1 };
+      toolCalls++;
+      toolFailures++;
+      break;
     case 'CompactionStarted':
-      return { ...base, compactions: record.compactions + 1 };
+      compactions++;
+      break;
     case 'TurnStopped':
-      return { ...base, turns: record.turns + 1 };
+      turns++;
+      break;
     case 'SubagentStopped':
-      return { ...base, subagents: record.subagents + 1 };
+      subagents++;
+      break;
     case 'SessionEnded':
-      return { ...base, endedAt: event.ts, endReason: event.data.reason, endedCleanly: true };
+      endedAt = event.ts;
+      endReason = event.data.reason;
+      endedCleanly = true;
+      break;
     case 'HookInputRejected':
-      return { ...base, rejectedInputs: record.rejectedInputs + 1 };
+      rejectedInputs++;
+      break;
     default:
-      return base;
+      break;
   }
+  return {
+    session: r.session,
+    project: r.project || event.project,
+    startedAt,
+    endedAt,
+    endReason,
+    starts,
+    prompts,
+    toolCalls,
+    toolFailures,
+    corrections: r.corrections,
+    compactions,
+    subagents,
+    turns,
+    rejectedInputs,
+    endedCleanly,
+    firstEventAt: r.firstEventAt,
+    lastEventAt: event.ts,
+    lastSeq: event.seq,
+  };
 }

@@ -160,6 +160,13 @@ function code(text: string): string {
   return `${fence}${flat.includes('`') ? ` ${flat} ` : flat}${fence}`;
 }
 
+// `Exit code 1` alone says little; the first line that names a failure says what failed.
+const FAILURE_WORDS = /error|fail|denied|not found|cannot|unable|timed? ?out|refused|✗|×/i;
+
 function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const first = lines[0] ?? '';
+  if (!/^Exit code \d+$/.test(first)) return first;
+  const telling = lines.slice(1).find((line) => FAILURE_WORDS.test(line));
+  return telling ? `${first}: ${telling}` : first;
 }

@@ -1,6 +1,7 @@
 import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
-import { fileChange, indexChange, type FileSinkChange } from './file-changes.js';
+import type { FileOp } from './file-ops.js';
+import { rowChange, type RowChange } from './row-change.js';
 import { emptyProjectStats, nextProjectStats, type ProjectStats } from './project-stats.js';
 import { renderErrors, renderStats, renderToolUsage, statsFiles } from './stats-render.js';
 
@@ -11,33 +12,37 @@ export interface StatsState {
 }
 
 /**
- * auto-stats.md, auto-tool-usage.md and auto-errors.md in each project's memory directory,
- * re-rendered whole from the project's stats on every change and linked from its MEMORY.md.
+ * One row per project: its activity, shown as auto-stats.md, auto-tool-usage.md and
+ * auto-errors.md in its memory directory, re-rendered whole whenever the row changes.
  */
-export const statsProjector = defineProjector<StatsState, FileSinkChange>({
+export const statsProjector = defineProjector<StatsState, RowChange<ProjectStats>>({
   name: 'stats',
   projectorVersion: 1,
   handles: ['SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted', 'SkillsInventoried'],
   initialState: () => ({ projects: new Map(), sessionsSeen: new Set() }),
   evolve(state, event) {
     if (event.project === '') return { state, changes: [] };
+    // A project known only from an inventory has no activity to report yet.
+    if (event.type === 'SkillsInventoried' && !state.projects.has(event.project)) return { state, changes: [] };
     const newSession = event.session !== '' && !state.sessionsSeen.has(event.session);
     if (newSession) state.sessionsSeen.add(event.session);
     const before = state.projects.get(event.project) ?? emptyProjectStats(event.project, event.ts);
     const stats = nextProjectStats(before, event, newSession);
     state.projects.set(event.project, stats);
-    const dir = memoryDirUnderClaude(event.project);
-    return {
-      state,
-      changes: [
-        fileChange('claude', `${dir}/${statsFiles.stats.file}`, () => renderStats(stats)),
-        fileChange('claude', `${dir}/${statsFiles.toolUsage.file}`, () => renderToolUsage(stats)),
-        fileChange('claude', `${dir}/${statsFiles.errors.file}`, () => renderErrors(stats)),
-        indexChange(dir, [statsFiles.stats, statsFiles.toolUsage, statsFiles.errors]),
-      ],
-    };
+    return { state, changes: [rowChange(event.project, stats)] };
   },
 });
+
+/** The three stats files in the project's memory directory, each linked from its MEMORY.md. */
+export function materializeStats(project: string, stats: ProjectStats): FileOp[] {
+  const dir = memoryDirUnderClaude(project);
+  return [
+    { kind: 'write', path: `${dir}/${statsFiles.stats.file}`, content: renderStats(stats) },
+    { kind: 'write', path: `${dir}/${statsFiles.toolUsage.file}`, content: renderToolUsage(stats) },
+    { kind: 'write', path: `${dir}/${statsFiles.errors.file}`, content: renderErrors(stats) },
+    { kind: 'index', dir, entries: [statsFiles.stats, statsFiles.toolUsage, statsFiles.errors] },
+  ];
+}
 
 /** `projects/<slug>/memory`, relative to the claude root. */
 export function memoryDirUnderClaude(project: string): string {

@@ -1,6 +1,7 @@
 import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
-import { fileChange, type FileChange } from './file-changes.js';
+import type { FileOp } from './file-ops.js';
+import { rowChange, type RowChange } from './row-change.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
 
 /** How many of a project's latest sessions its trace view keeps. */
@@ -32,7 +33,7 @@ export interface TraceView {
  * views/trace/<project slug>.json: a project's latest sessions and the one-line trace the
  * SessionStart summary shows. The hook picks the latest session that is not its own.
  */
-export const traceProjector = defineProjector<TraceState, FileChange>({
+export const traceProjector = defineProjector<TraceState, RowChange<readonly SessionRecord[]>>({
   name: 'trace',
   projectorVersion: 1,
   handles: sessionEventTypes,
@@ -46,16 +47,17 @@ export const traceProjector = defineProjector<TraceState, FileChange>({
     const ids = state.recent.get(project) ?? [];
     const recent = [event.session, ...ids.filter((id) => id !== event.session)].slice(0, RECENT);
     state.recent.set(project, recent);
-    const records = recent.map((id) => state.sessions.get(id)!);
-    return {
-      state,
-      changes: [fileChange('views', `trace/${projectSlug(project)}.json`, () => renderTrace(project, records))],
-    };
+    return { state, changes: [rowChange(project, recent.map((id) => state.sessions.get(id)!))] };
   },
 });
 
 export function traceLine(record: Pick<SessionRecord, 'toolCalls'>, distilled: boolean): string {
   return `last session: ${record.toolCalls} tool call${record.toolCalls === 1 ? '' : 's'} · distilled ${distilled ? '✓' : 'pending'}`;
+}
+
+/** views/trace/<project slug>.json */
+export function materializeTrace(project: string, records: readonly SessionRecord[]): FileOp[] {
+  return [{ kind: 'write', path: `trace/${projectSlug(project)}.json`, content: renderTrace(project, records) }];
 }
 
 function renderTrace(project: string, records: readonly SessionRecord[]): string {

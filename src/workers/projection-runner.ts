@@ -195,16 +195,19 @@ export class ProjectionRunner {
   }
 
   async #foldWindow(lanes: Lane[], window: StoredEnvelope[]): Promise<void> {
-    const decoded = new Map<number, DomainEvent | Error>();
+    // Each event is checked and upcast once, however many projectors read it.
+    const decoded: Array<DomainEvent | Error | undefined> = new Array(window.length);
+    const first = window[0]!.seq;
     const read = (raw: StoredEnvelope): DomainEvent => {
-      let event = decoded.get(raw.seq);
+      const at = raw.seq - first;
+      let event = decoded[at];
       if (event === undefined) {
         try {
           event = this.#options.catalog.readStored(raw);
         } catch (err) {
           event = err instanceof Error ? err : new Error(String(err));
         }
-        decoded.set(raw.seq, event);
+        decoded[at] = event;
       }
       if (event instanceof Error) throw event;
       return event;

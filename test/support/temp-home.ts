@@ -70,14 +70,14 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessR
 
 /** Hook file names by Claude Code event. */
 export const hookFiles = {
-  SessionStart: 'session-start.mjs',
-  UserPromptSubmit: 'user-prompt-submit.mjs',
-  PostToolUse: 'post-tool-use.mjs',
-  PostToolUseFailure: 'post-tool-use-failure.mjs',
-  PreCompact: 'pre-compact.mjs',
-  Stop: 'stop.mjs',
-  SubagentStop: 'subagent-stop.mjs',
-  SessionEnd: 'session-end.mjs',
+  SessionStart: 'session-start.cjs',
+  UserPromptSubmit: 'user-prompt-submit.cjs',
+  PostToolUse: 'post-tool-use.cjs',
+  PostToolUseFailure: 'post-tool-use-failure.cjs',
+  PreCompact: 'pre-compact.cjs',
+  Stop: 'stop.cjs',
+  SubagentStop: 'subagent-stop.cjs',
+  SessionEnd: 'session-end.cjs',
 } as const;
 
 export type HookName = keyof typeof hookFiles;

@@ -1,0 +1,121 @@
+// `npm run demo`: 24 recorded Claude Code sessions (fixtures/sessions) replayed through the real
+// hook processes into a temporary home, with the worker the hooks start themselves; then what
+// engram captured and derived. Nothing touches ~/.engram or ~/.claude. `-- --keep` keeps the
+// temporary directory to look around in.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { projectSlug } from '../src/paths.js';
+import { driveSessions } from './drive-hooks.js';
+import { loadFixtureSessions } from './fixture-sessions.js';
+
+const repo = resolve(import.meta.dirname, '..', '..');
+const keep = process.argv.includes('--keep');
+const root = mkdtempSync(join(tmpdir(), 'engram-demo-'));
+const env = {
+  ...process.env,
+  ENGRAM_HOME: join(root, 'engram'),
+  CLAUDE_CONFIG_DIR: join(root, 'claude'),
+  ENGRAM_WORKER_IDLE_MS: '60000',
+  ENGRAM_NOW: '',
+};
+const out = (text = '') => process.stdout.write(`${text}\n`);
+const heading = (text: string) => out(`\n\x1b[1m== ${text}\x1b[0m`);
+const engram = (...args: string[]) => {
+  const result = spawnSync(process.execPath, [join(repo, 'dist', 'src', 'cli', 'main.js'), ...args], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
+};
+
+try {
+  heading(`a fresh home: ${root}`);
+  for (const name of ['release-notes', 'db-migration', 'changelog-writer']) {
+    mkdirSync(join(env.CLAUDE_CONFIG_DIR, 'skills', name), { recursive: true });
+    writeFileSync(join(env.CLAUDE_CONFIG_DIR, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${name}\n---\n`);
+  }
+  out(engram('install').stdout.trim());
+
+  const sessions = loadFixtureSessions(join(repo, 'fixtures', 'sessions'));
+  const total = sessions.reduce((n, s) => n + s.lines.length, 0);
+  heading(`replaying ${sessions.length} recorded sessions: ${total} hook processes, 3 sessions at a time`);
+  let done = 0;
+  const started = performance.now();
+  await driveSessions(sessions, {
+    env,
+    hooksDir: join(repo, 'dist', 'hooks'),
+    concurrency: 3,
+    onHookDone: () => {
+      if (process.stdout.isTTY && (++done % 25 === 0 || done === total)) process.stdout.write(`\r  ${done}/${total} hooks run`);
+    },
+  });
+  if (process.stdout.isTTY) out();
+  out(`  ${total} hooks exited 0 and printed nothing; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  out(`  ${engram('worker', 'status').stdout.split('\n')[0]} (started by the first hook)`);
+  engram('worker', '--drain');
+
+  heading('the log');
+  out(engram('log', 'stats').stdout.trimEnd());
+  const dump = engram('log', 'dump').stdout.trim().split('\n').map((line) => JSON.parse(line));
+  const redacted = dump.filter((e) => JSON.stringify(e.data).includes('[REDACTED:'));
+  out(`\n  ${redacted.length} events had secrets taken out before they reached disk, e.g.:`);
+  for (const event of redacted.slice(0, 3)) out(`    #${event.seq} ${event.type}: ${(event.data.prompt ?? event.data.input ?? event.data.error).slice(0, 110)}`);
+  const secrets = readFileSync(join(repo, 'fixtures', 'sessions', 'SECRETS.txt'), 'utf8').split('\n').filter(Boolean);
+  const onDisk = filesUnder(root).map((path) => readFileSync(path, 'latin1')).join('\n');
+  const leaked = secrets.filter((secret) => onDisk.includes(secret));
+  out(`  secrets planted in the sessions: ${secrets.length}; found anywhere under the home: ${leaked.length}`);
+
+  const project = '/home/dev/src/payments-api';
+  const memory = join(env.CLAUDE_CONFIG_DIR, 'projects', projectSlug(project), 'memory');
+  heading(`memory files Claude Code will read for ${project}`);
+  for (const path of filesUnder(join(env.CLAUDE_CONFIG_DIR, 'projects'))) out(`  ${relative(env.CLAUDE_CONFIG_DIR, path)}`);
+  heading('MEMORY.md');
+  out(readFileSync(join(memory, 'MEMORY.md'), 'utf8').trimEnd());
+  heading('auto-stats.md');
+  out(readFileSync(join(memory, 'auto-stats.md'), 'utf8').split('---\n')[2]!.trimEnd());
+  heading('auto-tool-usage.md (skills)');
+  out(readFileSync(join(memory, 'auto-tool-usage.md'), 'utf8').split('## Skills\n')[1]!.split('\n_Derived')[0]!.trim());
+  heading('last-session trace, as the SessionStart summary will show it');
+  for (const file of readdirSync(join(env.ENGRAM_HOME, 'views', 'trace')).sort()) {
+    const trace = JSON.parse(readFileSync(join(env.ENGRAM_HOME, 'views', 'trace', file), 'utf8'));
+    out(`  ${trace.project.padEnd(28)} ${trace.line}`);
+  }
+
+  heading('replayable: drop every projection and rebuild it from the log');
+  const before = fingerprint([join(env.ENGRAM_HOME, 'views'), join(env.CLAUDE_CONFIG_DIR, 'projects')]);
+  const rebuilt = engram('rebuild');
+  out(`  ${rebuilt.stderr.trim()}`);
+  const after = fingerprint([join(env.ENGRAM_HOME, 'views'), join(env.CLAUDE_CONFIG_DIR, 'projects')]);
+  out(`  outputs before ${before.slice(0, 12)}, after ${after.slice(0, 12)}: ${before === after ? 'byte-identical' : 'DIFFERENT'}`);
+  const replay = engram('replay', '--until', '2026-10-20T00:00:00Z', '--out', join(root, 'as-of-oct-20'));
+  out(`  time travel: ${replay.stderr.trim()}`);
+
+  heading('engram doctor');
+  out(engram('doctor').stdout.trimEnd());
+  engram('worker', 'stop');
+  if (leaked.length > 0 || before !== after) process.exitCode = 1;
+} finally {
+  engram('worker', 'stop');
+  if (keep) out(`\nkept ${root}`);
+  else rmSync(root, { recursive: true, force: true });
+}
+
+function filesUnder(dir: string): string[] {
+  let names: string[];
+  try {
+    // Regular files only: the worker's socket lives under the home too.
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() || d.isFile())
+      .map((d) => (d.isDirectory() ? `${d.name}/` : d.name))
+      .sort();
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => (name.endsWith('/') ? filesUnder(join(dir, name)) : [join(dir, name)]));
+}
+
+function fingerprint(dirs: string[]): string {
+  const hash = createHash('sha256');
+  for (const dir of dirs) for (const path of filesUnder(dir)) hash.update(relative(root, path)).update(readFileSync(path));
+  return hash.digest('hex');
+}
