@@ -56,10 +56,21 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
       }
     }
     const baselineMs = median(baseline);
-    return hooks.map((hook) => {
+    const results = hooks.map((hook) => {
       const medianMs = median(times.get(hook)!);
       return { hook, medianMs, baselineMs, ratio: medianMs / baselineMs };
     });
+    // The worst ordinary input: a 5 MB paste, cut to the stored cap after redacting its head.
+    const huge = JSON.stringify({ session_id: 'bench-huge', cwd: '/home/dev/src/bench', prompt: 'lorem ipsum dolor '.repeat(290_000) });
+    const hugeBaseline: number[] = [];
+    const hugeTimes: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      hugeBaseline.push(run(['-e', "require('fs').readFileSync(0)"], huge));
+      hugeTimes.push(run([join(options.repo, 'dist', 'hooks', 'user-prompt-submit.cjs')], huge));
+    }
+    const hugeBaselineMs = median(hugeBaseline);
+    results.push({ hook: 'user-prompt-submit, 5 MB prompt', medianMs: median(hugeTimes), baselineMs: hugeBaselineMs, ratio: median(hugeTimes) / hugeBaselineMs });
+    return results;
   } finally {
     run([cli, 'worker', 'stop'], '');
   }

@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
-import { runCli, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
+import { runCli, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -80,5 +80,35 @@ describe('the CLI', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^engram: USAGE: /);
     }
+  });
+});
+
+describe('memory directories people already use', () => {
+  it('keeps every existing line of MEMORY.md and never overwrites a memory file engram did not write', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const memory = join(h.paths.claude, 'projects', '-home-dev-src-app', 'memory');
+    mkdirSync(memory, { recursive: true });
+    const index = '# Memory\n\n- [prefs.md](prefs.md) — how I like reviews\nfree text the user wrote\n';
+    writeFileSync(join(memory, 'MEMORY.md'), index);
+    writeFileSync(join(memory, 'prefs.md'), 'small PRs please\n');
+    writeFileSync(join(memory, 'auto-errors.md'), 'my own notes about errors\n');
+    await runHook('UserPromptSubmit', { session_id: 's', cwd: '/home/dev/src/app', prompt: 'hello there' }, h.env);
+    await runCli(['worker', '--drain'], h.env);
+    const after = readFileSync(join(memory, 'MEMORY.md'), 'utf8');
+    expect(after.startsWith(index)).toBe(true);
+    // engram's own files are linked; the user's auto-errors.md is not claimed as engram's.
+    const added = after.slice(index.length).split('\n').filter(Boolean);
+    expect(added.map((line) => /^- \[([^\]]+)\]/.exec(line)?.[1])).toEqual(['auto-stats.md', 'auto-tool-usage.md']);
+    expect(readFileSync(join(memory, 'prefs.md'), 'utf8')).toBe('small PRs please\n');
+    expect(readFileSync(join(memory, 'auto-errors.md'), 'utf8')).toBe('my own notes about errors\n');
+    expect(readFileSync(join(memory, 'auto-stats.md'), 'utf8')).toContain('| prompts | 1 |');
+    expect((await runCli(['doctor'], h.env)).stdout).toContain('auto-errors.md was not written by engram');
+    // A rebuild appends nothing (reactors do not run) and changes none of it.
+    const head = JSON.parse((await runCli(['log', 'stats', '--json'], h.env)).stdout).head;
+    await runCli(['rebuild'], h.env);
+    expect(JSON.parse((await runCli(['log', 'stats', '--json'], h.env)).stdout).head).toBe(head);
+    expect(readFileSync(join(memory, 'MEMORY.md'), 'utf8')).toBe(after);
+    expect(readFileSync(join(memory, 'auto-errors.md'), 'utf8')).toBe('my own notes about errors\n');
   });
 });

@@ -123,6 +123,36 @@ describe('the projection runner', () => {
     await h.close();
   });
 
+  it('never holds a fast projector behind a slow one', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const slow = counter(1);
+    const slowSink = { apply: async (changes: readonly Change[]) => (await gate, slow.sink.apply(changes)), reset: () => slow.sink.reset() };
+    const h = await projectionHarness(freshDir(), (roots) => ((currentRoots = roots), [{ projector: slow.projector, sink: slowSink }, ...allProjections(roots)]));
+    const runner = await h.runner();
+    const errors: unknown[] = [];
+    const kick = () => runner.kick({ onCaughtUp: () => undefined, onError: (err) => errors.push(err) });
+    const seqs = () => Object.fromEntries(runner.status().map((s) => [s.name, s.seq]));
+    const until = async (test: () => boolean) => {
+      for (let i = 0; i < 500 && !test(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(test()).toBe(true);
+    };
+    await h.log.append([prompt('a', 's1', 'one'), prompt('b', 's1', 'two')]);
+    kick();
+    await until(() => seqs().stats === 2 && seqs().sessions === 2);
+    await h.log.append([prompt('c', 's1', 'three')]);
+    kick();
+    // The counter is still stuck in its first sink write; the others have moved on twice.
+    await until(() => seqs().stats === 3 && seqs().sessions === 3 && seqs().trace === 3);
+    expect(seqs().counter).toBe(0);
+    open();
+    await runner.idle();
+    await runner.catchUp();
+    expect(seqs()).toEqual({ counter: 3, sessions: 3, trace: 3, stats: 3 });
+    expect(errors).toEqual([]);
+    await h.close();
+  });
+
   it('projects an event of an old schemaVersion, read through its upcaster, like the new one', async () => {
     const oldLog = await projectionHarness(freshDir());
     const newLog = await projectionHarness(freshDir());

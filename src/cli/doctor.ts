@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
 import { describeError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
+import { isStatsFile, statsFiles } from '../projections/stats-render.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/worker-client.js';
 import { isInstalled } from './install.js';
@@ -59,6 +61,10 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   else if (installed === 'partial') say(false, `only some of engram's hooks are in ${ctx.settingsPath}; run \`engram install\``);
   else say(false, `engram's hooks are not in ${ctx.settingsPath}; run \`engram install\` (or install the plugin)`);
 
+  for (const path of foreignStatsFiles(ctx.paths.claude)) {
+    say(false, `${path} was not written by engram, so engram leaves it alone and keeps no stats there; rename it to let engram write its own`);
+  }
+
   const recent = recentHookErrors(ctx.paths, ctx.clock.now());
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);
   return findings;
@@ -78,4 +84,26 @@ function recentHookErrors(paths: EngramPaths, now: Date): { count: number; lates
   const since = now.getTime() - 24 * 3600_000;
   const recent = lines.filter((line) => Date.parse(line.slice(0, 24)) >= since);
   return { count: recent.length, latest: recent.at(-1) ?? '' };
+}
+
+/** Files at the paths of engram's stats files that engram did not write (it never overwrites them). */
+function foreignStatsFiles(claude: string): string[] {
+  const found: string[] = [];
+  let projects: string[];
+  try {
+    projects = readdirSync(join(claude, 'projects'));
+  } catch {
+    return found;
+  }
+  for (const project of projects) {
+    for (const { file } of Object.values(statsFiles)) {
+      const path = join(claude, 'projects', project, 'memory', file);
+      try {
+        if (!isStatsFile(readFileSync(path, 'utf8'))) found.push(path);
+      } catch {
+        // not there: nothing to report
+      }
+    }
+  }
+  return found;
 }

@@ -2,6 +2,7 @@ import { FileSink } from './file-sink.js';
 import type { Change, Projection } from './projector.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
+import { isStatsFile } from './stats-render.js';
 import { materializeTrace, traceProjector } from './trace.js';
 
 export interface ProjectionRoots {
@@ -16,7 +17,10 @@ export function allProjections(roots: ProjectionRoots): Projection<unknown, Chan
   const projections = [
     { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'] }) },
     { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'] }) },
-    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats }) },
+    {
+      projector: statsProjector,
+      sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }),
+    },
   ];
   return projections as unknown as Projection<unknown, Change>[];
 }

@@ -16,6 +16,12 @@ export interface FileSinkOptions<R> {
    * Default: none.
    */
   ownedDirs?: readonly string[];
+  /**
+   * For files people may also own: given what a file already holds, whether this sink wrote it.
+   * A file it did not write is left as it is, never overwritten (`engram doctor` names it).
+   * Default: every file at a path this sink writes is its own.
+   */
+  isOwnFile?(existing: string): boolean;
 }
 
 /**
@@ -34,9 +40,16 @@ export class FileSink<R> implements Sink<RowChange<R>> {
 
   async apply(changes: readonly RowChange<R>[]): Promise<void> {
     for (const change of changes) {
+      // A file left alone as someone else's is not indexed as engram's either.
+      const leftAlone = new Set<string>();
       for (const op of this.#options.materialize(change.key, change.row)) {
-        if (op.kind === 'write') this.#write(join(this.#options.root, op.path), op.content);
-        else this.#mergeIndex(join(this.#options.root, op.dir, 'MEMORY.md'), op.entries);
+        if (op.kind === 'write') {
+          const path = join(this.#options.root, op.path);
+          if (!this.#writeUnlessForeign(path, op.content)) leftAlone.add(path);
+        } else {
+          const dir = join(this.#options.root, op.dir);
+          this.#mergeIndex(join(dir, 'MEMORY.md'), op.entries.filter((entry) => !leftAlone.has(join(dir, entry.file))));
+        }
       }
     }
   }
@@ -44,6 +57,22 @@ export class FileSink<R> implements Sink<RowChange<R>> {
   async reset(): Promise<void> {
     for (const dir of this.#options.ownedDirs ?? []) rmSync(join(this.#options.root, dir), { recursive: true, force: true });
     this.#madeDirs.clear();
+  }
+
+  /** False when the file is someone else's and was left as it is. */
+  #writeUnlessForeign(path: string, content: string): boolean {
+    const isOwn = this.#options.isOwnFile;
+    if (isOwn) {
+      let existing: string | undefined;
+      try {
+        existing = readFileSync(path, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      if (existing !== undefined && !isOwn(existing)) return false;
+    }
+    this.#write(path, content);
+    return true;
   }
 
   #mergeIndex(path: string, entries: Parameters<typeof mergeIndex>[1]): void {

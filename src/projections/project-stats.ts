@@ -1,8 +1,8 @@
 import type { DomainEvent } from '../events/catalog.js';
 
 export interface ToolCount {
-  readonly calls: number;
-  readonly errors: number;
+  calls: number;
+  errors: number;
 }
 
 export interface Failure {
@@ -17,22 +17,27 @@ export interface InstalledSkill {
   readonly scope: 'user' | 'project';
 }
 
-/** One project's activity. Immutable: each event makes a new one, sharing what it did not touch. */
+/**
+ * One project's activity: a row of the stats projection, updated in place by every event of
+ * the project (each of which also emits the row's change, which is what makes in-place safe).
+ */
 export interface ProjectStats {
   readonly project: string;
-  readonly sessions: number;
-  readonly prompts: number;
-  readonly toolCalls: number;
-  readonly toolErrors: number;
-  readonly compactions: number;
-  readonly tools: Readonly<Record<string, ToolCount>>;
+  sessions: number;
+  prompts: number;
+  toolCalls: number;
+  toolErrors: number;
+  compactions: number;
+  /** Maps, not objects: tool and skill names come from outside, `__proto__` included. */
+  readonly tools: Map<string, ToolCount>;
   /** Bash calls by their program (first word). */
-  readonly commands: Readonly<Record<string, number>>;
-  readonly skillsUsed: Readonly<Record<string, number>>;
-  readonly skillsInstalled: readonly InstalledSkill[];
-  readonly recentFailures: readonly Failure[];
+  readonly commands: Map<string, number>;
+  readonly skillsUsed: Map<string, number>;
+  skillsInstalled: readonly InstalledSkill[];
+  /** Latest first. */
+  readonly recentFailures: Failure[];
   readonly firstAt: string;
-  readonly lastAt: string;
+  lastAt: string;
 }
 
 /** How many failures a project's error file lists. */
@@ -40,54 +45,58 @@ const RECENT_FAILURES = 5;
 
 export function emptyProjectStats(project: string, at: string): ProjectStats {
   return {
-    project, sessions: 0, prompts: 0, toolCalls: 0, toolErrors: 0, compactions: 0, tools: {},
-    commands: {}, skillsUsed: {}, skillsInstalled: [], recentFailures: [], firstAt: at, lastAt: at,
+    project, sessions: 0, prompts: 0, toolCalls: 0, toolErrors: 0, compactions: 0, tools: new Map(),
+    commands: new Map(), skillsUsed: new Map(), skillsInstalled: [], recentFailures: [], firstAt: at, lastAt: at,
   };
 }
 
 /** `newSession`: this event is the first the log holds of its session. */
-export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): ProjectStats {
+export function applyToProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): void {
   // What is installed is not activity: it moves neither the dates nor the counts.
-  if (event.type === 'SkillsInventoried') return { ...stats, skillsInstalled: event.data.skills };
-  const base: ProjectStats = {
-    ...stats,
-    sessions: stats.sessions + (newSession ? 1 : 0),
-    lastAt: event.ts > stats.lastAt ? event.ts : stats.lastAt,
-  };
+  if (event.type === 'SkillsInventoried') {
+    stats.skillsInstalled = event.data.skills;
+    return;
+  }
+  if (newSession) stats.sessions++;
+  if (event.ts > stats.lastAt) stats.lastAt = event.ts;
   switch (event.type) {
     case 'PromptSubmitted':
-      return { ...base, prompts: stats.prompts + 1 };
+      stats.prompts++;
+      break;
     case 'CompactionStarted':
-      return { ...base, compactions: stats.compactions + 1 };
+      stats.compactions++;
+      break;
     case 'ToolCalled': {
       const { tool, input, ok } = event.data;
-      const counted = countTool(base, tool, !ok, { at: event.ts, tool, input, error: ok ? '' : 'reported an error' });
-      if (tool === 'Bash') return { ...counted, commands: bump(stats.commands, program(input)) };
-      if (tool === 'Skill' && input) return { ...counted, skillsUsed: bump(stats.skillsUsed, input) };
-      return counted;
+      countTool(stats, tool, !ok, { at: event.ts, tool, input, error: ok ? '' : 'reported an error' });
+      if (tool === 'Bash') bump(stats.commands, program(input));
+      else if (tool === 'Skill' && input) bump(stats.skillsUsed, input);
+      break;
     }
     case 'ToolFailed': {
       const { tool, input, error } = event.data;
-      return countTool(base, tool, true, { at: event.ts, tool, input, error });
+      countTool(stats, tool, true, { at: event.ts, tool, input, error });
+      break;
     }
     default:
-      return base;
+      break;
   }
 }
 
-function countTool(stats: ProjectStats, tool: string, failed: boolean, failure: Failure): ProjectStats {
-  const before = own(stats.tools, tool) ?? { calls: 0, errors: 0 };
-  return {
-    ...stats,
-    toolCalls: stats.toolCalls + 1,
-    toolErrors: stats.toolErrors + (failed ? 1 : 0),
-    tools: { ...stats.tools, [tool]: { calls: before.calls + 1, errors: before.errors + (failed ? 1 : 0) } },
-    recentFailures: failed ? [failure, ...stats.recentFailures].slice(0, RECENT_FAILURES) : stats.recentFailures,
-  };
+function countTool(stats: ProjectStats, tool: string, failed: boolean, failure: Failure): void {
+  let count = stats.tools.get(tool);
+  if (!count) stats.tools.set(tool, (count = { calls: 0, errors: 0 }));
+  count.calls++;
+  stats.toolCalls++;
+  if (!failed) return;
+  count.errors++;
+  stats.toolErrors++;
+  stats.recentFailures.unshift(failure);
+  if (stats.recentFailures.length > RECENT_FAILURES) stats.recentFailures.pop();
 }
 
-function bump(counts: Readonly<Record<string, number>>, key: string): Readonly<Record<string, number>> {
-  return { ...counts, [key]: (own(counts, key) ?? 0) + 1 };
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
 }
 
 // Set-up steps are not what a command runs.
@@ -104,9 +113,4 @@ function program(command: string): string {
     if (word && !PREAMBLE.has(word)) return word;
   }
   return '(none)';
-}
-
-// Tool and skill names come from outside: `constructor` or `__proto__` must count like any other.
-function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }

@@ -20,6 +20,13 @@ export const statsFiles = {
   },
 } as const;
 
+/** The frontmatter line that marks a stats file as engram's own, safe to rewrite. */
+export const STATS_ORIGIN = '  origin: engram-stats';
+
+export function isStatsFile(text: string): boolean {
+  return text.includes(`\n${STATS_ORIGIN}\n`);
+}
+
 export function renderStats(s: ProjectStats): string {
   const rows: Array<[string, string]> = [
     ['sessions', count(s.sessions)],
@@ -41,10 +48,10 @@ export function renderStats(s: ProjectStats): string {
 
 export function renderToolUsage(s: ProjectStats): string {
   const tools = entries(s.tools).sort(byCallsThenName).slice(0, 15);
-  const commands = Object.entries(s.commands).sort(byCountThenName).slice(0, 10);
-  const used = Object.entries(s.skillsUsed).sort(byCountThenName);
+  const commands = [...s.commands].sort(byCountThenName).slice(0, 10);
+  const used = [...s.skillsUsed].sort(byCountThenName);
   const installed = [...s.skillsInstalled].sort((a, b) => compare(a.name, b.name));
-  const neverUsed = installed.filter((skill) => !Object.hasOwn(s.skillsUsed, skill.name));
+  const neverUsed = installed.filter((skill) => !s.skillsUsed.has(skill.name));
   const failing = entries(s.tools)
     .filter(([, c]) => c.errors > 0)
     .sort((a, b) => b[1].errors / b[1].calls - a[1].errors / a[1].calls || b[1].errors - a[1].errors || compare(a[0], b[0]))
@@ -111,7 +118,7 @@ function memoryFile(s: ProjectStats, name: string, description: string, body: st
     '  tier: fact',
     '  confidence: 1',
     '  status: active',
-    '  origin: engram-stats',
+    STATS_ORIGIN,
     '---',
     ...body,
     '',
@@ -120,8 +127,8 @@ function memoryFile(s: ProjectStats, name: string, description: string, body: st
   ].join('\n');
 }
 
-function entries(tools: Readonly<Record<string, ToolCount>>): Array<[string, ToolCount]> {
-  return Object.entries(tools);
+function entries(tools: ReadonlyMap<string, ToolCount>): Array<[string, ToolCount]> {
+  return [...tools];
 }
 
 function byCallsThenName(a: [string, ToolCount], b: [string, ToolCount]): number {

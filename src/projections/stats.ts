@@ -2,7 +2,7 @@ import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
-import { emptyProjectStats, nextProjectStats, type ProjectStats } from './project-stats.js';
+import { applyToProjectStats, emptyProjectStats, type ProjectStats } from './project-stats.js';
 import { renderErrors, renderStats, renderToolUsage, statsFiles } from './stats-render.js';
 
 export interface StatsState {
@@ -26,9 +26,9 @@ export const statsProjector = defineProjector<StatsState, RowChange<ProjectStats
     if (event.type === 'SkillsInventoried' && !state.projects.has(event.project)) return { state, changes: [] };
     const newSession = event.session !== '' && !state.sessionsSeen.has(event.session);
     if (newSession) state.sessionsSeen.add(event.session);
-    const before = state.projects.get(event.project) ?? emptyProjectStats(event.project, event.ts);
-    const stats = nextProjectStats(before, event, newSession);
-    state.projects.set(event.project, stats);
+    let stats = state.projects.get(event.project);
+    if (!stats) state.projects.set(event.project, (stats = emptyProjectStats(event.project, event.ts)));
+    applyToProjectStats(stats, event, newSession);
     return { state, changes: [rowChange(event.project, stats)] };
   },
 });

@@ -42,6 +42,8 @@ export class Engine {
   readonly #options: EngineOptions;
   readonly #reactors: Reactor[];
   #ingesting: Promise<unknown> = Promise.resolve();
+  #reacting = false;
+  #reactAgain = false;
 
   private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, options: EngineOptions) {
     this.log = log;
@@ -108,7 +110,36 @@ export class Engine {
     return appended;
   }
 
-  /** One round: ingest what the spool holds in order, project, react. */
+  /**
+   * Live mode, for the worker: sets every projector going on what is new and returns at once.
+   * Reactors run when all have caught up; what they append sets the projectors going again.
+   */
+  keepUp(onError: (err: unknown) => void): void {
+    this.runner.kick({
+      onError,
+      onCaughtUp: () => {
+        if (this.#reacting) {
+          this.#reactAgain = true;
+          return;
+        }
+        this.#reacting = true;
+        void (async () => {
+          try {
+            do {
+              this.#reactAgain = false;
+              if ((await this.react()) > 0) this.keepUp(onError);
+            } while (this.#reactAgain);
+          } catch (err) {
+            onError(err);
+          } finally {
+            this.#reacting = false;
+          }
+        })();
+      },
+    });
+  }
+
+  /** One round, waiting for all of it: ingest what the spool holds in order, project, react. */
   async tick(options: IngestOptions = {}): Promise<TickReport> {
     const ingested = await this.ingest(options);
     await this.runner.catchUp();
@@ -130,6 +161,15 @@ export class Engine {
       if (round.ingested + round.reacted + round.rejected + round.duplicates === 0 && round.waiting === 0) return total;
       // Files behind a hook that is still writing: give it a moment.
       if (round.waiting > 0 && round.ingested === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  /** Waits for the projectors and reactors that keepUp set going to finish. */
+  async settle(): Promise<void> {
+    await this.runner.idle();
+    while (this.#reacting) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await this.runner.idle();
     }
   }
 

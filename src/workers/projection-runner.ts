@@ -108,6 +108,28 @@ export class ProjectionRunner {
     if (failed) throw failed.reason;
   }
 
+  /**
+   * Starts every projector on whatever is new, without waiting for any of them: the live mode,
+   * where a slow projector must not hold back the next events of a fast one. `onCaughtUp` runs
+   * each time a projector finishes and all of them have caught up; `onError` gets a failure
+   * that is not a fault of evolve (a full disk), to be retried by the next kick.
+   */
+  kick(callbacks: { onCaughtUp(): void; onError(err: unknown): void }): void {
+    for (const lane of this.#lanes.values()) {
+      this.#schedule(lane).then(
+        () => {
+          if (this.caughtUp) callbacks.onCaughtUp();
+        },
+        (err: unknown) => callbacks.onError(err),
+      );
+    }
+  }
+
+  /** Resolves once no projector has work running or queued. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#lanes.values()].map((lane) => lane.queue.onIdle()));
+  }
+
   /** True when every projector without a fault has folded the whole log. */
   get caughtUp(): boolean {
     return [...this.#lanes.values()].every((lane) => lane.fault !== undefined || lane.checkpoint.seq >= this.#options.log.head);

@@ -66,8 +66,10 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
       do {
         again = false;
         try {
-          const report = await engine.tick();
-          if (report.ingested + report.reacted + report.rejected > 0) lastActivity = Date.now();
+          const report = await engine.ingest();
+          if (report.ingested + report.rejected > 0) lastActivity = Date.now();
+          // Not awaited: each projector keeps up on its own, the slow never holding up the fast.
+          engine.keepUp((err) => log(`projection failed, retried on the next round: ${describeError(err)}`));
           // Files behind a hook that is still writing: look again in a moment.
           if (report.waiting > 0 && !waitTimer) {
             waitTimer = setTimeout(() => ((waitTimer = undefined), schedule()), 20);
@@ -103,6 +105,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     if (waitTimer) clearTimeout(waitTimer);
     watcher?.close();
     await running;
+    await engine.settle();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await engine.close();
     removeIfOurs(paths.pidFile);
