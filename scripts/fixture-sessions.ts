@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 
-const hookNames = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
 
 const lineSchema = z.object({
   at: z.iso.datetime(),
-  hook: z.enum(hookNames),
+  hook: z.enum(hookTable.map((spec) => spec.event) as [HookEvent, ...HookEvent[]]),
   payload: z.record(z.string(), z.unknown()),
 });
 
@@ -18,16 +18,7 @@ export interface FixtureSession {
 }
 
 /** The hook file each Claude Code hook event runs. */
-export const hookFile: Record<FixtureLine['hook'], string> = {
-  SessionStart: 'session-start.cjs',
-  UserPromptSubmit: 'user-prompt-submit.cjs',
-  PostToolUse: 'post-tool-use.cjs',
-  PostToolUseFailure: 'post-tool-use-failure.cjs',
-  PreCompact: 'pre-compact.cjs',
-  Stop: 'stop.cjs',
-  SubagentStop: 'subagent-stop.cjs',
-  SessionEnd: 'session-end.cjs',
-};
+export const hookFile = Object.fromEntries(hookTable.map((spec) => [spec.event, spec.file])) as Record<FixtureLine['hook'], string>;
 
 /** fixtures/sessions/*.jsonl: what Claude Code sent each hook, in order, one session a file. */
 export function loadFixtureSessions(dir: string): FixtureSession[] {

@@ -1,20 +1,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { hookTable } from '../src/cli/install.js';
-import { dumpLog, drain, hookFiles, runHook, tempHome, type HookName, type TempHome } from './support/temp-home.js';
+import { dumpLog, drain, hookFiles, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 
-const homes: TempHome[] = [];
-afterEach(async () => {
-  for (const home of homes.splice(0)) await home.cleanup();
-});
-function home(env: NodeJS.ProcessEnv = {}): TempHome {
-  const h = tempHome(env);
-  homes.push(h);
-  return h;
-}
+const home = useTempHomes();
 const common = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
 const spoolFiles = (h: TempHome) => {
   try {

@@ -1,20 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import type { Envelope } from '../src/events/envelope.js';
-import { cliPath, drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 
-const homes: TempHome[] = [];
-afterEach(async () => {
-  for (const home of homes.splice(0)) await home.cleanup();
-});
-function home(env: NodeJS.ProcessEnv = {}): TempHome {
-  const h = tempHome(env);
-  homes.push(h);
-  return h;
-}
+const home = useTempHomes();
 
 const prompt = (session: string, n: number) => ({
   session_id: session,

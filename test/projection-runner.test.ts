@@ -32,7 +32,7 @@ function counter(projectorVersion: number, applied: string[] = []): Projection<u
   return {
     projector,
     sink: {
-      apply: async (changes) => {
+      apply: async (changes: readonly RowChange<string>[]) => {
         applied.push(projector.name);
         await sinkFor(projector.name).apply(changes);
       },

@@ -1,63 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { systemClock } from '../clock.js';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { EngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
+import { hookTable, type HookSpec } from './hook-table.js';
+import { isErrno, isObject, readSettings, writeSettings, type Json, type JsonObject } from './settings-file.js';
+
+export { hookTable, type HookEvent, type HookSpec } from './hook-table.js';
 
 /**
  * `engram install` / `engram uninstall`: engram's hooks merged into (and taken back out of) Claude
  * Code's settings.json, touching nothing else in that file. The plugin layout (`hooks/hooks.json`)
  * registers the same `hookTable`; test/install.test.ts keeps the two from drifting.
  */
-
-export type HookEvent =
-  | 'SessionStart'
-  | 'UserPromptSubmit'
-  | 'PostToolUse'
-  | 'PostToolUseFailure'
-  | 'PreCompact'
-  | 'Stop'
-  | 'SubagentStop'
-  | 'SessionEnd';
-
-export interface HookSpec {
-  readonly event: HookEvent;
-  /** The built hook, `dist/hooks/<file>`. */
-  readonly file: string;
-  /** Claude Code counts hook timeouts in seconds, not milliseconds. */
-  readonly timeoutSeconds: number;
-  /** Tool events only; `*` is every tool. */
-  readonly matcher?: string;
-  readonly async?: boolean;
-}
-
-/**
- * Each hook only appends one spool file (~0.1 s, DESIGN.md "Performance budgets"), so a timeout is a
- * ceiling for a hook that hangs (cold disk, a stuck worker socket), never a budget to spend: short
- * enough that a hang costs the user seconds, not Claude Code's 600-second default, and ~50× what a
- * healthy hook takes.
- */
-export const hookTable: readonly HookSpec[] = Object.freeze(
-  ([
-    // Once per session (and after compaction); prints the summary block and may start the worker.
-    { event: 'SessionStart', file: 'session-start.cjs', timeoutSeconds: 10 },
-    // Runs before every answer, so its ceiling is latency the user would feel on each prompt.
-    { event: 'UserPromptSubmit', file: 'user-prompt-submit.cjs', timeoutSeconds: 5 },
-    // Engram only records a tool call and never decides anything about it, so the hook can run off
-    // the agent's path: async saves a Node start per tool call. It still lands long before the next
-    // event it could be confused with, since every tool call is followed by a model round trip.
-    { event: 'PostToolUse', file: 'post-tool-use.cjs', timeoutSeconds: 5, matcher: '*', async: true },
-    { event: 'PostToolUseFailure', file: 'post-tool-use-failure.cjs', timeoutSeconds: 5, matcher: '*' },
-    { event: 'PreCompact', file: 'pre-compact.cjs', timeoutSeconds: 5 },
-    { event: 'Stop', file: 'stop.cjs', timeoutSeconds: 5 },
-    { event: 'SubagentStop', file: 'subagent-stop.cjs', timeoutSeconds: 5 },
-    // All SessionEnd hooks share a 1.5 s budget, which Claude Code raises to the largest SessionEnd
-    // timeout in settings (up to 60 s). 1 s fits inside the budget instead of stretching everyone's
-    // exit; a SessionEnd lost to it is caught up later as an idle session.
-    { event: 'SessionEnd', file: 'session-end.cjs', timeoutSeconds: 1 },
-  ] satisfies HookSpec[]).map((spec): HookSpec => Object.freeze(spec)),
-);
 
 /**
  * What one event's entries went through: `added`, `replaced` (a stale or duplicated engram entry was
@@ -200,39 +154,6 @@ export async function isInstalled(settingsPath: string): Promise<boolean | 'part
   return matching === hookTable.length && found === hookTable.length ? true : 'partial';
 }
 
-type Json = null | boolean | number | string | Json[] | JsonObject;
-type JsonObject = { [key: string]: Json };
-
-interface CurrentSettings {
-  settings: JsonObject;
-  /** The bytes as read, for the backup. */
-  raw: Buffer;
-  /** Permission bits, kept on the rewrite and the backup: settings can hold tokens under `env`. */
-  mode: number;
-}
-
-async function readSettings(settingsPath: string): Promise<CurrentSettings | null> {
-  let raw: Buffer;
-  try {
-    raw = await readFile(settingsPath);
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return null;
-    throw new EngramError('SETTINGS_INVALID', `cannot read ${settingsPath}`, { cause: err });
-  }
-  let parsed: unknown;
-  try {
-    // A BOM is legal in a UTF-8 file some Windows editors write, and JSON.parse refuses it.
-    parsed = JSON.parse(raw.toString('utf8').replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new EngramError('SETTINGS_INVALID', `${settingsPath} is not valid JSON`, { cause: err });
-  }
-  if (!isObject(parsed)) {
-    throw new EngramError('SETTINGS_INVALID', `${settingsPath} does not hold a JSON object`);
-  }
-  const { mode } = await stat(settingsPath);
-  return { settings: parsed, raw, mode: mode & 0o777 };
-}
-
 function hooksObject(settings: JsonObject, settingsPath: string): JsonObject {
   const hooks = settings.hooks;
   if (hooks === undefined) return {};
@@ -358,61 +279,6 @@ function absoluteIfPath(command: string): string {
   return isAbsolute(command) || !command.includes(sep) ? command : resolve(command);
 }
 
-/**
- * Backs up the previous content (when there was a file), then replaces the settings atomically:
- * a temp file beside the real file, synced, renamed over it. A symlinked settings.json (dotfile
- * managers do that) stays a symlink; its target is what gets replaced.
- */
-async function writeSettings(
-  settingsPath: string,
-  settings: JsonObject,
-  current: CurrentSettings | null,
-  now: Date = systemClock.now(),
-): Promise<string | null> {
-  const text = `${JSON.stringify(settings, null, 2)}\n`;
-  // A new file gets what any editor would give it (0666 less the umask).
-  const mode = current?.mode ?? 0o666;
-  let backupPath: string | null = null;
-  let target = settingsPath;
-  if (current) {
-    backupPath = await writeBackup(settingsPath, current, now);
-    if ((await lstat(settingsPath)).isSymbolicLink()) target = await realpath(settingsPath);
-  } else {
-    await mkdir(dirname(settingsPath), { recursive: true });
-  }
-  const temp = `${target}.engram-tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    const handle = await open(temp, 'wx', mode);
-    try {
-      // open()'s mode passes through the umask; an existing file's bits are kept exactly.
-      if (current) await handle.chmod(mode);
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-  return backupPath;
-}
-
-/** `<settings>.engram-backup-<ISO time>`, with a counter rather than ever overwriting a backup. */
-async function writeBackup(settingsPath: string, current: CurrentSettings, now: Date): Promise<string> {
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  for (let attempt = 0; ; attempt++) {
-    const path = `${settingsPath}.engram-backup-${stamp}${attempt === 0 ? '' : `-${attempt}`}`;
-    try {
-      await writeFile(path, current.raw, { flag: 'wx', mode: current.mode });
-      return path;
-    } catch (err) {
-      if (!isErrno(err, 'EEXIST')) throw err;
-    }
-  }
-}
-
 async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
@@ -426,10 +292,3 @@ function sameJson(a: Json, b: Json): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isErrno(err: unknown, code: string): boolean {
-  return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
-}

@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fixedClock } from '../../src/clock.js';
 import { defaultCatalog } from '../../src/events/default-catalog.js';
 import type { Envelope } from '../../src/events/envelope.js';
@@ -8,6 +8,7 @@ import { allProjections } from '../../src/projections/all-projections.js';
 import type { Change, Projection } from '../../src/projections/projector.js';
 import { CheckpointStore } from '../../src/workers/checkpoint-store.js';
 import { ProjectionRunner, type RunnerOptions } from '../../src/workers/projection-runner.js';
+import { walkFiles } from './temp-home.js';
 
 export interface Harness {
   dir: string;
@@ -16,7 +17,7 @@ export interface Harness {
   stateDir: string;
   /** A new runner over the same log, store and outputs: what a restarted worker would build. */
   runner(options?: Partial<RunnerOptions>): Promise<ProjectionRunner>;
-  /** Every output file under the roots, by path relative to `dir`. */
+  /** Every output file under the roots, by path under `views/` or `claude/`. */
   snapshot(): Record<string, string>;
   close(): Promise<void>;
 }
@@ -43,27 +44,9 @@ export async function projectionHarness(dir: string, projections?: (roots: Harne
       await runner.start();
       return runner;
     },
-    snapshot() {
-      const files: Record<string, string> = {};
-      for (const root of [roots.views, roots.claude]) walk(root, (path) => (files[relative(dir, path)] = readFileSync(path, 'utf8')));
-      return files;
-    },
+    snapshot: () => walkFiles(roots.views, roots.claude),
     close: () => log.close(),
   };
-}
-
-export function walk(dir: string, visit: (path: string) => void): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, visit);
-    else visit(path);
-  }
 }
 
 /** Appends in slices of the given sizes, catching the runner up after each: an incremental run. */

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
+import { hookTable, type HookEvent } from '../../src/cli/hook-table.js';
 import { resolvePaths, type EngramPaths } from '../../src/paths.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -69,18 +71,22 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessR
 }
 
 /** Hook file names by Claude Code event. */
-export const hookFiles = {
-  SessionStart: 'session-start.cjs',
-  UserPromptSubmit: 'user-prompt-submit.cjs',
-  PostToolUse: 'post-tool-use.cjs',
-  PostToolUseFailure: 'post-tool-use-failure.cjs',
-  PreCompact: 'pre-compact.cjs',
-  Stop: 'stop.cjs',
-  SubagentStop: 'subagent-stop.cjs',
-  SessionEnd: 'session-end.cjs',
-} as const;
+export const hookFiles = Object.fromEntries(hookTable.map((spec) => [spec.event, spec.file])) as Record<HookEvent, string>;
 
-export type HookName = keyof typeof hookFiles;
+export type HookName = HookEvent;
+
+/** Temporary homes for each test of a file, stopped and removed after each test. */
+export function useTempHomes(): (env?: NodeJS.ProcessEnv) => TempHome {
+  const homes: TempHome[] = [];
+  afterEach(async () => {
+    for (const home of homes.splice(0)) await home.cleanup();
+  });
+  return (env = {}) => {
+    const h = tempHome(env);
+    homes.push(h);
+    return h;
+  };
+}
 
 export function runHook(hook: HookName, payload: unknown, env: NodeJS.ProcessEnv): Promise<ProcessResult> {
   const stdin = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
