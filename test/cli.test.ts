@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
@@ -70,6 +70,21 @@ describe('the CLI', () => {
     expect(healthy.stdout).toContain('all 3 projections are up to date');
     expect(healthy.stdout).toContain('hooks are installed in');
     expect(healthy.code).toBe(0);
+  });
+
+  it('runs a worker that exits by itself once idle, removing its pid file and socket', async () => {
+    const h = tempHome({ ENGRAM_WORKER_IDLE_MS: '1500' });
+    homes.push(h);
+    expect((await runCli(['worker', '--detach'], h.env)).stdout).toMatch(/^started: pid \d+/);
+    let status = '';
+    for (let i = 0; i < 100 && !status.startsWith('not running'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      status = (await runCli(['worker', 'status'], h.env)).stdout;
+    }
+    expect(status).toMatch(/^not running/);
+    expect(existsSync(h.paths.pidFile)).toBe(false);
+    expect(existsSync(h.paths.socket)).toBe(false);
+    expect(readFileSync(h.paths.workerLog, 'utf8')).toContain('stopping: idle');
   });
 
   it('rejects unknown commands and missing arguments with exit 2 and a usage line', async () => {

@@ -54,7 +54,8 @@ function serve(socket: Socket, options: SocketServerOptions): void {
       (request) => {
         if (handled) return;
         handled = true;
-        options.onActivity();
+        // Asking whether the worker is there is not work: it must not keep an idle worker alive.
+        if (request.op !== 'ping' && !(request.op === 'command' && request.name === 'status')) options.onActivity();
         void handle(request, send, options)
           .catch((err) => options.log(`request failed: ${describeError(err)}`))
           .finally(() => socket.end());
