@@ -144,8 +144,11 @@ describe('ingest', () => {
     expect(status).toMatch(/^running: pid \d+/);
     await drain(h.env);
     expect((await dumpLog(h.env)).length).toBe(30);
-    const started = readFileSync(h.paths.workerLog, 'utf8').split('\n').filter((line) => line.includes(' started;'));
-    expect(started.length).toBe(1);
+    // A second worker would have logged its wait for the log within a moment of starting.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const lines = readFileSync(h.paths.workerLog, 'utf8').split('\n');
+    expect(lines.filter((line) => line.includes(' started;')).length).toBe(1);
+    expect(lines.filter((line) => line.includes('log is locked'))).toEqual([]);
   });
 
   it('moves a spool file that does not parse or validate to spool/rejected with its reason, and goes on', async () => {

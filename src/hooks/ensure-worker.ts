@@ -14,6 +14,16 @@ export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv): 
   if (env.ENGRAM_WORKER_AUTOSTART === '0') return;
   if (workerAlive(paths)) return;
   if (!takeStartLock(paths.startLock)) return;
+  // A worker removes the lock only after writing its pid file: one may have come up between
+  // the first look and taking the lock, and a second would only wait on the log and leave.
+  if (workerAlive(paths)) {
+    try {
+      unlinkSync(paths.startLock);
+    } catch {
+      // gone already
+    }
+    return;
+  }
   // Loaded only here: most hook runs find the worker up and never pay for child_process.
   const { spawn } = await import('node:child_process');
   const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
