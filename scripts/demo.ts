@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { projectSlug } from '../src/paths.js';
+import { projectMemoryDir } from '../src/paths.js';
 import { driveSessions } from './drive-hooks.js';
 import { loadFixtureSessions } from './fixture-sessions.js';
 
@@ -66,7 +66,7 @@ try {
   out(`  secrets planted in the sessions: ${secrets.length}; found anywhere under the home: ${leaked.length}`);
 
   const project = '/home/dev/src/payments-api';
-  const memory = join(env.CLAUDE_CONFIG_DIR, 'projects', projectSlug(project), 'memory');
+  const memory = join(env.CLAUDE_CONFIG_DIR, projectMemoryDir(project));
   heading(`memory files Claude Code will read for ${project}`);
   for (const path of filesUnder(join(env.CLAUDE_CONFIG_DIR, 'projects'))) out(`  ${relative(env.CLAUDE_CONFIG_DIR, path)}`);
   heading('MEMORY.md');

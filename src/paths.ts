@@ -73,6 +73,7 @@ export function projectSlug(cwd: string): string {
   return cwd.replace(/[^a-zA-Z0-9]/g, '-');
 }
 
-export function projectMemoryDir(claude: string, cwd: string): string {
-  return join(claude, 'projects', projectSlug(cwd), 'memory');
+/** A project's memory directory, relative to Claude Code's config directory. */
+export function projectMemoryDir(cwd: string): string {
+  return `projects/${projectSlug(cwd)}/memory`;
 }

@@ -1,4 +1,4 @@
-import { projectSlug } from '../paths.js';
+import { projectMemoryDir } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
@@ -35,16 +35,11 @@ export const statsProjector = defineProjector<StatsState, RowChange<ProjectStats
 
 /** The three stats files in the project's memory directory, each linked from its MEMORY.md. */
 export function materializeStats(project: string, stats: ProjectStats): FileOp[] {
-  const dir = memoryDirUnderClaude(project);
+  const dir = projectMemoryDir(project);
   return [
     { kind: 'write', path: `${dir}/${statsFiles.stats.file}`, content: renderStats(stats) },
     { kind: 'write', path: `${dir}/${statsFiles.toolUsage.file}`, content: renderToolUsage(stats) },
     { kind: 'write', path: `${dir}/${statsFiles.errors.file}`, content: renderErrors(stats) },
     { kind: 'index', dir, entries: [statsFiles.stats, statsFiles.toolUsage, statsFiles.errors] },
   ];
-}
-
-/** `projects/<slug>/memory`, relative to the claude root. */
-export function memoryDirUnderClaude(project: string): string {
-  return `projects/${projectSlug(project)}/memory`;
 }

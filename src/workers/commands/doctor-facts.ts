@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { wallMicros } from '../../events/event-id.js';
+import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
 import type { ProjectorStatus } from '../projection-runner.js';
 import { defineCommand } from './command.js';
@@ -47,9 +49,9 @@ export const doctorFacts = defineCommand({
 
 function oldestPending(paths: EngramPaths): number | null {
   try {
-    const first = readdirSync(paths.spoolNew).filter((n) => n.endsWith('.json')).sort()[0];
-    if (!first) return null;
-    return Math.max(0, Math.round((Date.now() - Number(first.slice(0, 16)) / 1000) / 1000));
+    const first = readdirSync(paths.spoolNew).sort().map(spoolFileMicros).find((micros) => micros !== undefined);
+    if (first === undefined) return null;
+    return Math.max(0, Math.round((wallMicros() - first) / 1e6));
   } catch {
     return null;
   }
