@@ -2,38 +2,24 @@
 // hook processes into a temporary home, with the worker the hooks start themselves; then what
 // engram captured and derived. Nothing touches ~/.engram or ~/.claude. `-- --keep` keeps the
 // temporary directory to look around in.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { projectMemoryDir } from '../src/paths.js';
 import { driveSessions } from './drive-hooks.js';
 import { loadFixtureSessions } from './fixture-sessions.js';
+import { repoRoot as repo, scratchHome } from './scratch-home.js';
 
-const repo = resolve(import.meta.dirname, '..', '..');
 const keep = process.argv.includes('--keep');
-const root = mkdtempSync(join(tmpdir(), 'engram-demo-'));
-const env = {
-  ...process.env,
-  ENGRAM_HOME: join(root, 'engram'),
-  CLAUDE_CONFIG_DIR: join(root, 'claude'),
-  ENGRAM_WORKER_IDLE_MS: '60000',
-  ENGRAM_NOW: '',
-};
+const home = scratchHome('engram-demo-', { ENGRAM_WORKER_IDLE_MS: '60000', ENGRAM_NOW: '' });
+const { root, env } = home;
+const engram = (...args: string[]) => home.engram(args);
 const out = (text = '') => process.stdout.write(`${text}\n`);
 const heading = (text: string) => out(`\n\x1b[1m== ${text}\x1b[0m`);
-const engram = (...args: string[]) => {
-  const result = spawnSync(process.execPath, [join(repo, 'dist', 'src', 'cli', 'main.js'), ...args], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
-  return { code: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
-};
 
 try {
   heading(`a fresh home: ${root}`);
-  for (const name of ['release-notes', 'db-migration', 'changelog-writer']) {
-    mkdirSync(join(env.CLAUDE_CONFIG_DIR, 'skills', name), { recursive: true });
-    writeFileSync(join(env.CLAUDE_CONFIG_DIR, 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${name}\n---\n`);
-  }
+  home.installUserSkills(['release-notes', 'db-migration', 'changelog-writer']);
   out(engram('install').stdout.trim());
 
   const sessions = loadFixtureSessions(join(repo, 'fixtures', 'sessions'));
