@@ -42,6 +42,7 @@ export class Engine {
   readonly #options: EngineOptions;
   readonly #reactors: Reactor[];
   #ingesting: Promise<unknown> = Promise.resolve();
+  #reactingChain: Promise<unknown> = Promise.resolve();
   #reacting = false;
   #reactAgain = false;
 
@@ -94,20 +95,29 @@ export class Engine {
     return run;
   }
 
-  /** Reactors run only on projections that have caught up, and append what they report. */
-  async react(): Promise<number> {
-    if (!this.runner.caughtUp) return 0;
-    let appended = 0;
-    for (const reactor of this.#reactors) {
-      const events = await reactor.react({
-        runner: this.runner,
-        paths: this.paths,
-        clock: this.clock,
-        newId: () => newEventId(wallMicros(), process.pid),
-      });
-      if (events.length > 0) appended += (await this.log.append(events)).appended.length;
-    }
-    return appended;
+  /**
+   * Reactors run only on projections that have caught up, one round at a time (the worker's
+   * live loop and a drain may both ask), and what they report is checked like any event before
+   * it is appended.
+   */
+  react(): Promise<number> {
+    const run = this.#reactingChain.then(async () => {
+      if (!this.runner.caughtUp) return 0;
+      let appended = 0;
+      for (const reactor of this.#reactors) {
+        const events = await reactor.react({
+          runner: this.runner,
+          paths: this.paths,
+          clock: this.clock,
+          newId: () => newEventId(wallMicros(), process.pid),
+        });
+        for (const event of events) this.catalog.read(event);
+        if (events.length > 0) appended += (await this.log.append(events)).appended.length;
+      }
+      return appended;
+    });
+    this.#reactingChain = run.catch(() => undefined);
+    return run;
   }
 
   /**
