@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { EngramError } from '../errors.js';
 import type { EventDefinition } from './define-event.js';
 import type { Upcaster } from './define-upcaster.js';
+import { describeIssues } from './describe-issues.js';
 import { engramEvents } from './engram-events.js';
 import type { Envelope, StoredEnvelope } from './envelope.js';
 import { hookEvents } from './hook-events.js';
@@ -84,7 +85,7 @@ export class EventCatalog {
     }
     const parsed = definition.data.safeParse(data);
     if (!parsed.success) {
-      throw new EngramError('EVENT_INVALID', `${event.type} v${version} data is invalid: ${summarizeIssues(parsed.error)}`, {
+      throw new EngramError('EVENT_INVALID', `${event.type} v${version} data is invalid: ${describeIssues(parsed.error)}`, {
         cause: parsed.error,
       });
     }
@@ -95,11 +96,4 @@ export class EventCatalog {
   readStored(event: StoredEnvelope): DomainEvent {
     return this.read(event) as unknown as DomainEvent;
   }
-}
-
-function summarizeIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ');
 }

@@ -1,6 +1,7 @@
 import { appendFileSync, fstatSync, mkdirSync, readSync } from 'node:fs';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
+import { describeIssues } from '../events/describe-issues.js';
 import type { Envelope } from '../events/envelope.js';
 import { newEventId, wallMicros } from '../events/event-id.js';
 import { HookInputRejected } from '../events/hook-events.js';
@@ -77,7 +78,7 @@ function buildEvent(
       project = common.data.cwd;
     }
     if (!common.success || !own.success) {
-      problem = `stdin does not match the ${spec.hook} payload: ${issues(common.error ?? own.error)}`;
+      problem = `stdin does not match the ${spec.hook} payload: ${describeIssues(common.error ?? own.error)}`;
     } else {
       try {
         body = spec.toEvent({ ...(own.data as object), ...common.data } as never);
@@ -85,7 +86,7 @@ function buildEvent(
         body = { definition: body.definition, data: redactDeep(body.data) };
         const checked = body.definition.data.safeParse(body.data);
         if (!checked.success) {
-          problem = `the ${body.definition.type} built from stdin is invalid: ${issues(checked.error)}`;
+          problem = `the ${body.definition.type} built from stdin is invalid: ${describeIssues(checked.error)}`;
           body = undefined;
         }
       } catch (err) {
@@ -156,14 +157,6 @@ function excerpt(raw: Buffer): string {
   // eslint-disable-next-line no-control-regex
   const printable = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return redactCapped(printable, 2000);
-}
-
-function issues(error: z.core.$ZodError | undefined): string {
-  if (!error) return 'invalid';
-  return error.issues
-    .slice(0, 4)
-    .map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`)
-    .join('; ');
 }
 
 function logLine(paths: EngramPaths, hook: string, message: string): void {

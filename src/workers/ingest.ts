@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileS
 import { join } from 'node:path';
 import { describeError, EngramError } from '../errors.js';
 import type { EventCatalog } from '../events/catalog.js';
+import { describeIssues } from '../events/describe-issues.js';
 import { envelopeSchema, type Envelope } from '../events/envelope.js';
 import { spoolFileMicros } from '../hooks/spool-file-name.js';
 import type { EventLog } from '../log/event-log.js';
@@ -105,7 +106,7 @@ export function readSpoolFile(catalog: EventCatalog, path: string): Envelope {
   }
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
-    throw new EngramError('SPOOL_FILE_INVALID', `not an event envelope: ${envelope.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).slice(0, 3).join('; ')}`);
+    throw new EngramError('SPOOL_FILE_INVALID', `not an event envelope: ${describeIssues(envelope.error)}`);
   }
   // Checked at the version it was written in; the log keeps it so and upcasts when read.
   catalog.read(envelope.data);
