@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { hookTable } from '../src/cli/install.js';
-import { dumpLog, drain, hookFiles, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
+import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 
 const home = useTempHomes();
 const common = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
@@ -35,6 +35,15 @@ describe('hooks', () => {
   it('has one entry per Claude Code hook event, the same set install registers', () => {
     expect(Object.keys(hookFiles).sort()).toEqual(hookTable.map((h) => h.event).sort());
     for (const spec of hookTable) expect(hookFiles[spec.event as HookName]).toBe(spec.file);
+  });
+
+  it('load nothing but Node built-ins: never LevelDB, LanceDB, msgpackr or the model (DESIGN.md invariant 2)', () => {
+    for (const file of Object.values(hookFiles)) {
+      const bundle = readFileSync(join(hooksDir, file), 'utf8');
+      const required = [...bundle.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
+      expect(required.length, file).toBeGreaterThan(0);
+      for (const name of required) expect(name, `${file} requires ${name}`).toMatch(/^node:/);
+    }
   });
 
   it('each appends exactly one spool file holding its event, prints nothing and exits 0', async () => {
