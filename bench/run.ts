@@ -13,9 +13,9 @@ import { EventCodec, seqKey } from '../src/log/event-codec.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { resolvePaths } from '../src/paths.js';
 import { allProjections } from '../src/projections/all-projections.js';
-import { CheckpointStore } from '../src/workers/checkpoint-store.js';
-import { ingestSpool } from '../src/workers/ingest.js';
-import { ProjectionRunner } from '../src/workers/projection-runner.js';
+import { CheckpointStore } from '../src/workers/engine/checkpoint-store.js';
+import { ingestSpool } from '../src/workers/ingest/ingest.js';
+import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
 

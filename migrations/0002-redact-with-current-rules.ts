@@ -1,5 +1,5 @@
 import { defineLogMigration } from '../src/events/define-log-migration.js';
-import { redactDeep } from '../src/hooks/redact.js';
+import { redactDeep } from '../src/redaction/redact.js';
 
 /**
  * Runs every stored string through today's redaction rules. When a rule is added or widened,

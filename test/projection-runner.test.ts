@@ -176,8 +176,8 @@ describe('the projection runner', () => {
     await prefix.log.append(events.slice(0, 30));
     await (await prefix.runner()).catchUp();
     const replayDir = freshDir();
-    const { ProjectionRunner } = await import('../src/workers/projection-runner.js');
-    const { CheckpointStore } = await import('../src/workers/checkpoint-store.js');
+    const { ProjectionRunner } = await import('../src/workers/engine/projection-runner.js');
+    const { CheckpointStore } = await import('../src/workers/engine/checkpoint-store.js');
     const { defaultCatalog } = await import('../src/events/default-catalog.js');
     const { fixedClock } = await import('../src/clock.js');
     const replay = new ProjectionRunner({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { redactDeep, redactText } from '../src/hooks/redact.js';
+import { redactDeep, redactText } from '../src/redaction/redact.js';
 import { benignCases, secretCases } from './redaction-corpus.js';
 
 describe('the redaction corpus', () => {

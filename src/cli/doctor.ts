@@ -6,7 +6,7 @@ import { describeError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { isStatsFile, statsFiles } from '../projections/stats-render.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
-import { pingWorker } from '../workers/worker-client.js';
+import { pingWorker } from '../workers/socket/worker-client.js';
 import { isInstalled } from './install.js';
 import { runEngineCommand } from './run-engine-command.js';
 

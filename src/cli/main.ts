@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { clockFromEnv } from '../clock.js';
 import { describeError, EngramError, isEngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
-import { askWorker, pingWorker } from '../workers/worker-client.js';
+import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { runWorker } from '../workers/worker.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';

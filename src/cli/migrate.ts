@@ -7,8 +7,8 @@ import { defaultCatalog } from '../events/default-catalog.js';
 import { LevelEventLog } from '../log/level-event-log.js';
 import { finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigratedLog, type MigrationPlan } from '../log/migrate-log.js';
 import type { EngramPaths } from '../paths.js';
-import { Engine } from '../workers/engine.js';
-import { askWorker, pingWorker } from '../workers/worker-client.js';
+import { Engine } from '../workers/engine/engine.js';
+import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { describePlan } from '../workers/commands/migrate-plan.js';
 import { runEngineCommand, type Terminal } from './run-engine-command.js';
 

@@ -3,8 +3,8 @@ import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
 import type { CommandOutput } from '../workers/commands/command.js';
-import { Engine } from '../workers/engine.js';
-import { askWorker } from '../workers/worker-client.js';
+import { Engine } from '../workers/engine/engine.js';
+import { askWorker } from '../workers/socket/worker-client.js';
 
 export interface Terminal {
   stdout: NodeJS.WritableStream;

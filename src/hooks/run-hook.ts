@@ -7,8 +7,8 @@ import { newEventId, wallMicros } from '../events/event-id.js';
 import { HookInputRejected } from '../events/hook-events.js';
 import { resolvePaths, type EngramPaths } from '../paths.js';
 import { ensureWorker } from './ensure-worker.js';
-import { redactCapped } from './redact-capped.js';
-import { redactDeep, redactText } from './redact.js';
+import { redactCapped } from '../redaction/redact-capped.js';
+import { redactDeep, redactText } from '../redaction/redact.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
 /** Fields every Claude Code hook sends. Unknown fields are kept out, never refused. */

@@ -1,5 +1,5 @@
 import { POINTER_CAP } from '../events/hook-events.js';
-import { redactCapped } from './redact-capped.js';
+import { redactCapped } from '../redaction/redact-capped.js';
 
 // What identifies a tool call without its contents, by the input field that names it. Order
 // matters: a Bash call has `command` and `description`; the command is the pointer.

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
-import { redactCapped } from './redact-capped.js';
+import { redactCapped } from '../redaction/redact-capped.js';
 import { runHook } from './run-hook.js';
 
 void runHook({

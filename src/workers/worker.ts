@@ -4,8 +4,8 @@ import type { Clock } from '../clock.js';
 import { describeError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { engineCommands } from './commands/all-commands.js';
-import { Engine } from './engine.js';
-import { startSocketServer } from './socket-server.js';
+import { Engine } from './engine/engine.js';
+import { startSocketServer } from './socket/socket-server.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;

@@ -6,8 +6,8 @@ import type { Envelope } from '../../src/events/envelope.js';
 import { LevelEventLog } from '../../src/log/level-event-log.js';
 import { allProjections } from '../../src/projections/all-projections.js';
 import type { Change, Projection } from '../../src/projections/projector.js';
-import { CheckpointStore } from '../../src/workers/checkpoint-store.js';
-import { ProjectionRunner, type RunnerOptions } from '../../src/workers/projection-runner.js';
+import { CheckpointStore } from '../../src/workers/engine/checkpoint-store.js';
+import { ProjectionRunner, type RunnerOptions } from '../../src/workers/engine/projection-runner.js';
 import { walkFiles } from './temp-home.js';
 
 export interface Harness {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/engine.js';
 
 /** Where a command writes: the CLI's own stdout/stderr, or the socket back to it. */
 export interface CommandOutput {

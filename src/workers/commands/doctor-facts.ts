@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { wallMicros } from '../../events/event-id.js';
 import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
-import type { ProjectorStatus } from '../projection-runner.js';
+import type { ProjectorStatus } from '../engine/projection-runner.js';
 import { defineCommand } from './command.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
 

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { EngramError } from '../../errors.js';
 import type { EventLog } from '../../log/event-log.js';
 import { allProjections } from '../../projections/all-projections.js';
-import { CheckpointStore } from '../checkpoint-store.js';
-import { ProjectionRunner } from '../projection-runner.js';
+import { CheckpointStore } from '../engine/checkpoint-store.js';
+import { ProjectionRunner } from '../engine/projection-runner.js';
 import { defineCommand } from './command.js';
 import { spoolCounts } from './log-commands.js';
 

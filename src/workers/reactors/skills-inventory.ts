@@ -4,7 +4,7 @@ import { SkillsInventoried } from '../../events/engram-events.js';
 import type { Envelope } from '../../events/envelope.js';
 import type { InstalledSkill } from '../../projections/project-stats.js';
 import type { StatsState } from '../../projections/stats.js';
-import type { Reactor, ReactorContext } from '../reactor.js';
+import type { Reactor, ReactorContext } from '../engine/reactor.js';
 
 export interface SkillsInventoryOptions {
   /** A project is looked at again after this long even without a new session. Default 5 min. */

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeError, EngramError } from '../errors.js';
-import type { EventCatalog } from '../events/catalog.js';
-import { describeIssues } from '../events/describe-issues.js';
-import { envelopeSchema, type Envelope } from '../events/envelope.js';
-import { spoolFileMicros } from '../hooks/spool-file-name.js';
-import type { EventLog } from '../log/event-log.js';
-import type { EngramPaths } from '../paths.js';
+import { describeError, EngramError } from '../../errors.js';
+import type { EventCatalog } from '../../events/catalog.js';
+import { describeIssues } from '../../events/describe-issues.js';
+import { envelopeSchema, type Envelope } from '../../events/envelope.js';
+import { spoolFileMicros } from '../../hooks/spool-file-name.js';
+import type { EventLog } from '../../log/event-log.js';
+import type { EngramPaths } from '../../paths.js';
 
 export interface IngestOptions {
   /** Spool files per log append. Default 500. */

@@ -1,19 +1,19 @@
 import { mkdirSync } from 'node:fs';
-import type { Clock } from '../clock.js';
-import type { EventCatalog } from '../events/catalog.js';
-import { defaultCatalog } from '../events/default-catalog.js';
-import { newEventId, wallMicros } from '../events/event-id.js';
-import { LevelEventLog } from '../log/level-event-log.js';
-import { finishInterruptedSwap, stampNewLog } from '../log/migrate-log.js';
-import { logMigrations } from '../../migrations/index.js';
-import type { EventLog } from '../log/event-log.js';
-import type { EngramPaths } from '../paths.js';
-import { allProjections } from '../projections/all-projections.js';
+import type { Clock } from '../../clock.js';
+import type { EventCatalog } from '../../events/catalog.js';
+import { defaultCatalog } from '../../events/default-catalog.js';
+import { newEventId, wallMicros } from '../../events/event-id.js';
+import { LevelEventLog } from '../../log/level-event-log.js';
+import { finishInterruptedSwap, stampNewLog } from '../../log/migrate-log.js';
+import { logMigrations } from '../../../migrations/index.js';
+import type { EventLog } from '../../log/event-log.js';
+import type { EngramPaths } from '../../paths.js';
+import { allProjections } from '../../projections/all-projections.js';
 import { CheckpointStore } from './checkpoint-store.js';
-import { ingestSpool, type IngestOptions, type IngestReport } from './ingest.js';
+import { ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Reactor } from './reactor.js';
-import { skillsInventoryReactor } from './reactors/skills-inventory.js';
+import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 
 export interface EngineOptions {
   paths: EngramPaths;

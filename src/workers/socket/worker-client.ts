@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { EngramError } from '../errors.js';
-import type { EngramPaths } from '../paths.js';
+import { EngramError } from '../../errors.js';
+import type { EngramPaths } from '../../paths.js';
 import { lineReader, responseSchema, type Request, type Response } from './socket-protocol.js';
 
 /**

@@ -1,8 +1,8 @@
 import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { describeError, isEngramError } from '../errors.js';
-import type { EngineCommand, CommandOutput } from './commands/command.js';
-import type { Engine } from './engine.js';
+import { describeError, isEngramError } from '../../errors.js';
+import type { EngineCommand, CommandOutput } from '../commands/command.js';
+import type { Engine } from '../engine/engine.js';
 import { lineReader, requestSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface SocketServerOptions {

@@ -1,6 +1,6 @@
-import type { Clock } from '../clock.js';
-import type { Envelope } from '../events/envelope.js';
-import type { EngramPaths } from '../paths.js';
+import type { Clock } from '../../clock.js';
+import type { Envelope } from '../../events/envelope.js';
+import type { EngramPaths } from '../../paths.js';
 import type { ProjectionRunner } from './projection-runner.js';
 
 export interface ReactorContext {

@@ -1,10 +1,10 @@
 import PQueue from 'p-queue';
-import type { Clock } from '../clock.js';
-import { describeError } from '../errors.js';
-import type { DomainEvent, EventCatalog } from '../events/catalog.js';
-import type { StoredEnvelope } from '../events/envelope.js';
-import type { EventLog } from '../log/event-log.js';
-import type { Change, Projection } from '../projections/projector.js';
+import type { Clock } from '../../clock.js';
+import { describeError } from '../../errors.js';
+import type { DomainEvent, EventCatalog } from '../../events/catalog.js';
+import type { StoredEnvelope } from '../../events/envelope.js';
+import type { EventLog } from '../../log/event-log.js';
+import type { Change, Projection } from '../../projections/projector.js';
 import type { Checkpoint, CheckpointStore, ProjectorFault } from './checkpoint-store.js';
 
 export interface RunnerOptions {

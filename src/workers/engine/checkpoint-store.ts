@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Packr } from 'msgpackr';
 import * as z from 'zod/mini';
-import { EngramError } from '../errors.js';
+import { EngramError } from '../../errors.js';
 
 /** A projector's progress: how far into the log its state (and its sink's outputs) go. */
 export interface Checkpoint<S = unknown> {
