@@ -13,7 +13,7 @@ import { EventCodec, seqKey } from '../src/log/event-codec.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { resolvePaths } from '../src/paths.js';
 import { allProjections } from '../src/projections/all-projections.js';
-import { CheckpointStore } from '../src/workers/engine/checkpoint-store.js';
+import { StateStore } from '../src/workers/engine/state-store.js';
 import { ingestSpool } from '../src/workers/ingest/ingest.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { syntheticEvents } from './synthetic-events.js';
@@ -113,10 +113,11 @@ async function benchRebuild(): Promise<void> {
   for (let i = 0; i < events.length; i += 5000) await log.append(events.slice(i, i + 5000));
   const decodeTimes: number[] = [];
   const rebuildTimes: number[] = [];
+  const store = await StateStore.open(join(dir, 'state'), { now: () => new Date() });
   const runner = new ProjectionRunner({
     log,
     catalog: defaultCatalog(),
-    store: new CheckpointStore(join(dir, 'state')),
+    store,
     projections: allProjections({ views: join(dir, 'views'), claude: join(dir, 'claude') }),
     clock: fixedClock(new Date()),
   });
@@ -135,6 +136,7 @@ async function benchRebuild(): Promise<void> {
     decodeTimes.push(decodeMs);
     rebuildTimes.push(performance.now() - t);
   }
+  await store.close();
   await log.close();
   const decodeMs = median(decodeTimes);
   const rebuildMs = median(rebuildTimes);

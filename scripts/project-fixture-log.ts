@@ -5,8 +5,8 @@ import { defaultCatalog } from '../src/events/default-catalog.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { allProjections } from '../src/projections/all-projections.js';
-import { CheckpointStore } from '../src/workers/engine/checkpoint-store.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
+import { StateStore } from '../src/workers/engine/state-store.js';
 
 /**
  * Loads a dumped log (`engram log dump` output) into a fresh LevelDB log under `workDir` and
@@ -22,13 +22,14 @@ export async function projectFixtureLog(ndjsonPath: string, workDir: string): Pr
       return event;
     });
   const log = await LevelEventLog.open(join(workDir, 'log'));
+  const store = await StateStore.open(join(workDir, 'state'), { now: () => new Date(0) });
   try {
     await log.append(events);
     const roots = { views: join(workDir, 'views'), claude: join(workDir, 'claude') };
     const runner = new ProjectionRunner({
       log,
       catalog: defaultCatalog(),
-      store: new CheckpointStore(join(workDir, 'state')),
+      store,
       projections: allProjections(roots),
       clock: fixedClock(new Date(0)),
     });
@@ -36,6 +37,7 @@ export async function projectFixtureLog(ndjsonPath: string, workDir: string): Pr
     await runner.catchUp();
     return roots;
   } finally {
+    await store.close();
     await log.close();
   }
 }

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'LOG_LOCKED'
   | 'LOG_CORRUPT'
   | 'LOG_NOT_OPEN'
+  | 'LOG_MISSING'
   | 'PROJECTOR_FAILED'
   | 'STATE_CORRUPT'
   | 'WORKER_UNREACHABLE'

@@ -63,14 +63,28 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
+/** Claude Code keeps a project directory name to this many characters, then adds a hash. */
+const MAX_SLUG = 200;
+
 /**
- * Claude Code's own name for a project's directory under `<claude>/projects/`: every character
- * that is not an ASCII letter or digit becomes `-`, one for one (DESIGN.md says `/` and `.`; Claude
- * Code's cli.js replaces `_`, spaces and the rest too, and memories written to any other directory
- * would never be loaded).
+ * Claude Code's own name for a project's directory under `<claude>/projects/`: every UTF-16
+ * code unit that is not an ASCII letter or digit becomes `-`, one for one; a name longer than
+ * 200 keeps its first 200 and gets `-` and a hash of the whole path in base 36 (read from
+ * `@anthropic-ai/claude-agent-sdk` 0.3.332, the sanitizer Claude Code 2.1.332 uses). Memories
+ * written to any other directory would never be loaded. Pure: Claude Code resolves symlinks
+ * (and NFC-normalizes on macOS) before this, and the cwd a hook receives is already that path.
  */
 export function projectSlug(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  const slug = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  if (slug.length <= MAX_SLUG) return slug;
+  return `${slug.slice(0, MAX_SLUG)}-${Math.abs(javaStringHash(cwd)).toString(36)}`;
+}
+
+// Claude Code's hash for long project paths: the Java String.hashCode recurrence in int32.
+function javaStringHash(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = ((hash << 5) - hash + text.charCodeAt(i)) | 0;
+  return hash;
 }
 
 /** A project's memory directory, relative to Claude Code's config directory. */

@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Level } from 'level';
+import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { runCli, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
@@ -67,7 +69,7 @@ describe('the CLI', () => {
     await runCli(['worker', '--drain'], h.env);
     await runCli(['install'], h.env);
     const healthy = await runCli(['doctor'], h.env);
-    expect(healthy.stdout).toContain('all 3 projections are up to date');
+    expect(healthy.stdout).toContain('all 4 projections are up to date');
     expect(healthy.stdout).toContain('hooks are installed in');
     expect(healthy.code).toBe(0);
   });
@@ -125,5 +127,39 @@ describe('memory directories people already use', () => {
     expect(JSON.parse((await runCli(['log', 'stats', '--json'], h.env)).stdout).head).toBe(head);
     expect(readFileSync(join(memory, 'MEMORY.md'), 'utf8')).toBe(after);
     expect(readFileSync(join(memory, 'auto-errors.md'), 'utf8')).toBe('my own notes about errors\n');
+  });
+});
+
+describe('commands that only read', () => {
+  it('change nothing, not even after a projectorVersion changed; only the worker rebuilds', async () => {
+    const h = seeded();
+    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    // As if this build's sessions projector were newer than what its checkpoint was made by.
+    const db = new Level<string, Buffer>(h.paths.state, { valueEncoding: 'buffer' });
+    await db.open();
+    const packr = new Packr({ structuredClone: true });
+    const checkpoint = packr.unpack((await db.get('!p.sessions.0!c'))!) as { projectorVersion: number };
+    await db.put('!p.sessions.0!c', packr.pack({ ...checkpoint, projectorVersion: checkpoint.projectorVersion - 1 }));
+    await db.close();
+    const views = walkFiles(h.paths.views);
+    for (const args of [['log', 'dump'], ['log', 'stats'], ['worker', 'status'], ['doctor']]) {
+      await runCli(args, h.env);
+      expect(walkFiles(h.paths.views), args.join(' ')).toEqual(views);
+    }
+    expect((await runCli(['doctor'], h.env)).stdout).toContain('projection sessions must be rebuilt from the log because its projectorVersion changed');
+    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect(walkFiles(h.paths.views)).toEqual(views);
+    expect((await runCli(['doctor'], h.env)).stdout).toMatch(/projection sessions was rebuilt from the log at .* because its projectorVersion changed/);
+  });
+
+  it('create nothing in a home that has no log yet', async () => {
+    const h = tempHome();
+    homes.push(h);
+    for (const args of [['log', 'dump'], ['log', 'stats', '--json'], ['worker', 'status'], ['migrate', '--dry-run']]) {
+      const result = await runCli(args, h.env);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+    expect(existsSync(h.paths.log)).toBe(false);
+    expect(existsSync(h.paths.state)).toBe(false);
   });
 });

@@ -2,7 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
+import { logMigrations } from '../migrations/index.js';
+import { defaultCatalog } from '../src/events/default-catalog.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
+import { finishInterruptedSwap, swapInMigratedLog, writeMigratedLog } from '../src/log/migrate-log.js';
 import { drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
@@ -44,10 +47,10 @@ describe('engram migrate', () => {
     const backups = readdirSync(h.paths.home).filter((n) => n.startsWith('log.before-'));
     expect(backups.length).toBe(1);
     // The projections were rebuilt from the new log.
-    const month = join(h.paths.views, 'sessions', '-home-dev-src-legacy', '2026-10.jsonl');
-    expect(existsSync(month)).toBe(true);
-    expect(readFileSync(month, 'utf8')).not.toContain(token);
-    expect(JSON.parse(readFileSync(month, 'utf8'))).toMatchObject({ session: 'old-session', prompts: 1, toolCalls: 2 });
+    const session = join(h.paths.views, 'sessions', '-home-dev-src-legacy', '2026-10-01-old-session.json');
+    expect(existsSync(session)).toBe(true);
+    expect(readFileSync(session, 'utf8')).not.toContain(token);
+    expect(JSON.parse(readFileSync(session, 'utf8'))).toMatchObject({ session: 'old-session', prompts: 1, toolCalls: 2 });
 
     const again = await runCli(['migrate', '--dry-run'], h.env);
     expect(again.stdout).toContain('nothing to migrate');
@@ -63,6 +66,49 @@ describe('engram migrate', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(readdirSync(h.paths.home).filter((n) => n.startsWith('log.'))).toEqual([]);
     expect((await dumpLog(h.env)).length).toBe(4);
+  });
+
+  it('never leaves a missing log behind, wherever a crash stops the swap', async () => {
+    for (const step of ['old-log-moved', 'new-log-moved', 'mark-removed'] as const) {
+      const h = tempHome();
+      homes.push(h);
+      const log = await LevelEventLog.open(h.paths.log);
+      await log.append(oldEvents);
+      const oldId = log.id;
+      await writeMigratedLog(log, h.paths.log, logMigrations, defaultCatalog());
+      await log.close();
+      expect(() => swapInMigratedLog(h.paths.log, 'log.before-test', (at) => {
+        if (at === step) throw new Error(`crashed after ${at}`);
+      })).toThrow(`crashed after ${step}`);
+      // What the next open finds: the migrated log, never an empty one made in its place.
+      finishInterruptedSwap(h.paths.log);
+      const reopened = await LevelEventLog.open(h.paths.log);
+      expect(reopened.head, step).toBe(oldEvents.length);
+      expect(reopened.id, step).not.toBe(oldId);
+      const events: string[] = [];
+      for await (const batch of reopened.read()) for (const e of batch) events.push(JSON.stringify(e.data));
+      expect(events.join('\n'), step).not.toContain(token);
+      await reopened.close();
+      expect(existsSync(join(h.paths.log, 'ENGRAM_VERIFIED')), step).toBe(false);
+    }
+  });
+
+  it('rebuilds every projection from the migrated log, and doctor says why', async () => {
+    const h = tempHome();
+    homes.push(h);
+    await runHook('UserPromptSubmit', { session_id: 's', cwd: '/home/dev/x', prompt: `use ${token}` }, h.env);
+    await drain(h.env);
+    // A log swapped in behind the worker's back: its checkpoints are of the old log.
+    const log = await LevelEventLog.open(h.paths.log);
+    await writeMigratedLog(log, h.paths.log, [{ id: '9999-test', description: 'test', transform: (e) => e }], defaultCatalog());
+    await log.close();
+    swapInMigratedLog(h.paths.log, 'log.before-test');
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.stdout).toMatch(/projection sessions must be rebuilt from the log because its checkpoint is of another log/);
+    await drain(h.env);
+    const after = await runCli(['doctor'], h.env);
+    expect(after.stdout).toMatch(/projection sessions was rebuilt from the log at .* because its checkpoint is of another log/);
+    expect(after.stdout).toContain('all 4 projections are up to date');
   });
 
   it('a log started by this engram is born migrated', async () => {

@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
 import { describeError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
-import { isStatsFile, statsFiles } from '../projections/stats-render.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
 import { isInstalled } from './install.js';
@@ -49,21 +48,34 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
     for (const projector of facts.projectors) {
       if (projector.fault) {
         say(false, `projection ${projector.name} stopped at event ${projector.fault.seq} (${projector.fault.eventType}): ${projector.fault.message}. The others go on; once fixed, \`engram rebuild --only ${projector.name}\` replays it`);
+      } else if (projector.resetPending) {
+        say(!pong ? false : true, `projection ${projector.name} must be rebuilt from the log because ${projector.resetPending}${pong ? '; the worker is doing it' : '; run `engram worker --drain`'}`);
+      } else if (projector.failing) {
+        say(false, `projection ${projector.name} has not advanced since ${projector.failing.since}: ${projector.failing.message}. It retries by itself; see ${ctx.paths.workerLog}`);
       } else if (projector.seq < facts.head) {
         say(!pong ? false : true, `projection ${projector.name} is at event ${projector.seq} of ${facts.head}${pong ? ' (catching up)' : '; run `engram worker --drain`'}`);
       }
+      if (projector.lastReset) say(true, `projection ${projector.name} was rebuilt from the log at ${projector.lastReset.at} because ${projector.lastReset.reason}`);
+      if (projector.failedRows.length > 0) {
+        const first = projector.failedRows[0]!;
+        say(false, `projection ${projector.name} could not write the files of ${projector.failedRows.length} row(s), retried by itself; the first (${first.key}, since ${first.at}): ${first.message}`);
+      }
     }
-    if (facts.projectors.every((p) => !p.fault && p.seq >= facts!.head)) say(true, `all ${facts.projectors.length} projections are up to date`);
+    const healthy = facts.projectors.every((p) => !p.fault && !p.resetPending && !p.failing && p.failedRows.length === 0 && p.seq >= facts!.head);
+    if (healthy) say(true, `all ${facts.projectors.length} projections are up to date`);
+    for (const { projector, missing, edited, foreign } of facts.outputs) {
+      if (missing.length > 0) {
+        say(false, `${missing.length} file(s) that projection ${projector} wrote are gone (e.g. ${missing[0]}); \`engram rebuild --only ${projector}\` writes them again`);
+      }
+      for (const path of edited) say(false, `${path} was changed by someone since engram wrote it, so engram leaves it alone`);
+      for (const path of foreign) say(false, `${path} was not written by engram, so engram leaves it alone; rename it to let engram write its own`);
+    }
   }
 
   const installed = await isInstalled(ctx.settingsPath).catch(() => false);
   if (installed === true) say(true, `hooks are installed in ${ctx.settingsPath}`);
   else if (installed === 'partial') say(false, `only some of engram's hooks are in ${ctx.settingsPath}; run \`engram install\``);
   else say(false, `engram's hooks are not in ${ctx.settingsPath}; run \`engram install\` (or install the plugin)`);
-
-  for (const path of foreignStatsFiles(ctx.paths.claude)) {
-    say(false, `${path} was not written by engram, so engram leaves it alone and keeps no stats there; rename it to let engram write its own`);
-  }
 
   const recent = recentHookErrors(ctx.paths, ctx.clock.now());
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);
@@ -84,26 +96,4 @@ function recentHookErrors(paths: EngramPaths, now: Date): { count: number; lates
   const since = now.getTime() - 24 * 3600_000;
   const recent = lines.filter((line) => Date.parse(line.slice(0, 24)) >= since);
   return { count: recent.length, latest: recent.at(-1) ?? '' };
-}
-
-/** Files at the paths of engram's stats files that engram did not write (it never overwrites them). */
-function foreignStatsFiles(claude: string): string[] {
-  const found: string[] = [];
-  let projects: string[];
-  try {
-    projects = readdirSync(join(claude, 'projects'));
-  } catch {
-    return found;
-  }
-  for (const project of projects) {
-    for (const { file } of Object.values(statsFiles)) {
-      const path = join(claude, 'projects', project, 'memory', file);
-      try {
-        if (!isStatsFile(readFileSync(path, 'utf8'))) found.push(path);
-      } catch {
-        // not there: nothing to report
-      }
-    }
-  }
-  return found;
 }

@@ -45,7 +45,7 @@ export async function runEngineCommand(
     }
     let engine: Engine;
     try {
-      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock });
+      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock, access: command.access });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
       await new Promise((resolve) => setTimeout(resolve, 150));

@@ -22,6 +22,12 @@ export interface ReadOptions {
  * is an interface so that a distributed log can carry it when one machine is outgrown.
  */
 export interface EventLog {
+  /**
+   * This log's identity, made when it was created and kept in its metadata. A checkpoint records
+   * the id of the log it was taken from, so a checkpoint of another log (a log swapped in by
+   * `migrate`, or an empty one created where a log went missing) is never trusted.
+   */
+  readonly id: string;
   /** The highest seq written; 0 for an empty log. */
   readonly head: number;
   /** Appends in order, skipping ids already present. Atomic: all of a call or none. */

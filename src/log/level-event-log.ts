@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Level } from 'level';
 import { EngramError } from '../errors.js';
 import { envelopeSchema, type Envelope, type StoredEnvelope } from '../events/envelope.js';
@@ -11,6 +14,12 @@ const ID = 'i:';
 const META = 'm:';
 const EMPTY = new Uint8Array(0);
 const MAX_ID_TIME = 'maxIdTime';
+const LOG_ID = 'logId';
+
+export interface OpenOptions {
+  /** Create the log when there is none. Default true; read-only commands pass false. */
+  createIfMissing?: boolean;
+}
 
 /**
  * Event ids minted by engram (event-id.ts) start with 11 base-36 digits of wall-clock
@@ -50,6 +59,7 @@ export class LevelEventLog implements EventLog {
   readonly #db: Level<string, Uint8Array>;
   readonly #codec = new EventCodec();
   #head = 0;
+  #id = '';
   // The largest time prefix of any stored id of engram's own format; see idTime.
   #maxIdTime = '';
   // Appends are chained so seqs stay gapless even if callers do not await each other.
@@ -59,9 +69,15 @@ export class LevelEventLog implements EventLog {
     this.#db = db;
   }
 
-  /** Opens (creating) the log; EngramError LOG_LOCKED when another process holds it. */
-  static async open(location: string): Promise<LevelEventLog> {
-    const db = new Level<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view' });
+  /**
+   * Opens the log, creating it unless told not to. EngramError LOG_LOCKED when another process
+   * holds it, LOG_MISSING when there is none and `createIfMissing` is false.
+   */
+  static async open(location: string, options: OpenOptions = {}): Promise<LevelEventLog> {
+    const createIfMissing = options.createIfMissing ?? true;
+    // Checked first: LevelDB makes the directory even when told not to create the database.
+    if (!createIfMissing && !existsSync(join(location, 'CURRENT'))) throw new EngramError('LOG_MISSING', `there is no log at ${location}`);
+    const db = new Level<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing });
     try {
       await db.open();
     } catch (cause) {
@@ -78,7 +94,17 @@ export class LevelEventLog implements EventLog {
     const stored = await db.get(META + MAX_ID_TIME);
     // A log that holds events but no record of their ids' times gets no shortcut: look up all.
     log.#maxIdTime = stored !== undefined ? Buffer.from(stored).toString('utf8') : log.#head > 0 ? ALL_TIMES : '';
+    // A log made before logs had ids gets one now: its checkpoints (which carry none) are redone once.
+    log.#id = (await log.getMeta(LOG_ID)) ?? '';
+    if (log.#id === '') {
+      log.#id = randomUUID();
+      await log.setMeta(LOG_ID, log.#id);
+    }
     return log;
+  }
+
+  get id(): string {
+    return this.#id;
   }
 
   get head(): number {

@@ -1,5 +1,6 @@
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { syncDir, writeFileAtomic } from '../atomic-write.js';
 import { EngramError } from '../errors.js';
 import type { EventCatalog } from '../events/catalog.js';
 import type { LogMigration } from '../events/define-log-migration.js';
@@ -108,7 +109,7 @@ export async function writeMigratedLog(
       if (value !== undefined) await target.setMeta(name, value);
     }
     await target.close();
-    writeFileSync(join(dir, VERIFIED_MARK), `${nowApplied.join('\n')}\n`);
+    writeFileAtomic(join(dir, VERIFIED_MARK), `${nowApplied.join('\n')}\n`);
     return { dir, applied: nowApplied };
   } catch (err) {
     await target.close().catch(() => undefined);
@@ -117,23 +118,37 @@ export async function writeMigratedLog(
   }
 }
 
+/** The steps of a swap, in order; a test may stop a swap after any of them, as a crash would. */
+export type SwapStep = 'old-log-moved' | 'new-log-moved' | 'mark-removed';
+
 /**
  * Puts a verified migrated log in place; the old log is kept beside it, never deleted. The log
- * must be closed. Also finishes a swap a crash interrupted between its two renames.
+ * must be closed. Crash-safe: the verified copy keeps its mark until it is in place, so a crash
+ * after any rename leaves either the old log, or no log and a verified copy that
+ * `finishInterruptedSwap` puts in place on the next open, never a missing log that LevelDB
+ * would silently recreate empty.
  */
-export function swapInMigratedLog(logDir: string, backupName: string): string | undefined {
+export function swapInMigratedLog(logDir: string, backupName: string, afterStep?: (step: SwapStep) => void): string | undefined {
   const migrated = `${logDir}.migrating`;
   if (!existsSync(join(migrated, VERIFIED_MARK))) return undefined;
   const backup = join(logDir, '..', backupName);
   if (existsSync(logDir)) renameSync(logDir, backup);
-  rmSync(join(migrated, VERIFIED_MARK));
+  syncDir(dirname(logDir));
+  afterStep?.('old-log-moved');
   renameSync(migrated, logDir);
+  syncDir(dirname(logDir));
+  afterStep?.('new-log-moved');
+  rmSync(join(logDir, VERIFIED_MARK), { force: true });
+  afterStep?.('mark-removed');
   return backup;
 }
 
 /** Before any open: a swap that stopped after moving the old log away is completed. */
 export function finishInterruptedSwap(logDir: string): void {
   if (!existsSync(logDir) && existsSync(join(`${logDir}.migrating`, VERIFIED_MARK))) {
-    swapInMigratedLog(logDir, 'log.unused');
+    renameSync(`${logDir}.migrating`, logDir);
+    syncDir(dirname(logDir));
   }
+  // A swap that stopped after its last rename left only its mark behind.
+  rmSync(join(logDir, VERIFIED_MARK), { force: true });
 }

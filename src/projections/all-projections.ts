@@ -1,5 +1,6 @@
+import { countsProjector } from './counts.js';
 import { FileSink } from './file-sink.js';
-import type { Change, Projection } from './projector.js';
+import { rowsOnlySink, type Projection } from './projector.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
 import { isStatsFile } from './stats-render.js';
@@ -13,14 +14,12 @@ export interface ProjectionRoots {
 }
 
 /** Every projection of this build, with sinks writing under these roots. */
-export function allProjections(roots: ProjectionRoots): Projection<unknown, Change>[] {
+export function allProjections(roots: ProjectionRoots): Projection[] {
   const projections = [
-    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'] }) },
-    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'] }) },
-    {
-      projector: statsProjector,
-      sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }),
-    },
+    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], keepEdits: false }) },
+    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false }) },
+    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }) },
+    { projector: countsProjector, sink: rowsOnlySink },
   ];
-  return projections as unknown as Projection<unknown, Change>[];
+  return projections as unknown as Projection[];
 }

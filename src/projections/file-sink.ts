@@ -1,14 +1,17 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { Sink } from './projector.js';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.js';
+import { describeError } from '../errors.js';
 import type { FileOp } from './file-ops.js';
 import { mergeIndex } from './memory-index.js';
+import type { OutputRecord, Sink, SinkContext, SinkReport } from './projector.js';
 import type { RowChange } from './row-change.js';
 
 export interface FileSinkOptions<R> {
   /** The directory every path is relative to. */
   root: string;
-  /** Turns one row into the file operations that show it. Pure. */
+  /** Turns one row into the file operations that show it ([] for a row with no file). Pure. */
   materialize(key: string, row: R): readonly FileOp[];
   /**
    * Directories under `root` that this sink alone writes, wiped on reset. Memory files are
@@ -17,90 +20,108 @@ export interface FileSinkOptions<R> {
    */
   ownedDirs?: readonly string[];
   /**
-   * For files people may also own: given what a file already holds, whether this sink wrote it.
-   * A file it did not write is left as it is, never overwritten (`engram doctor` names it).
-   * Default: every file at a path this sink writes is its own.
+   * For a file engram has no record of writing (a rebuild, a first run): whether what it holds
+   * is engram's own. A file that is not is someone else's and is left alone. Default: every
+   * file at a path this sink writes is its own.
    */
   isOwnFile?(existing: string): boolean;
+  /**
+   * Whether a file whose content is no longer what this sink last wrote there (someone edited
+   * it) is left alone rather than overwritten. Default true; views that people are not meant to
+   * edit turn it off.
+   */
+  keepEdits?: boolean;
 }
 
 /**
- * Writes rows as files, each replaced atomically (temp + rename), and merges MEMORY.md. Writes
- * are synchronous: a few small files per row, and a rebuild writes a thousand; the thread-pool
- * round trips of async fs would cost more than they free.
+ * Writes rows as files, each replaced atomically, and merges MEMORY.md. For every file it keeps
+ * a record (in the projection's state, committed with the rows) of the hash of what it wrote,
+ * so that a file someone changed since is recognised and never clobbered. A row whose files
+ * cannot be written is reported and does not stop the others. Writes are synchronous: a few
+ * small files per row, where thread-pool round trips would cost more than they free.
  */
-export class FileSink<R> implements Sink<RowChange<R>> {
+export class FileSink<R> implements Sink<R> {
   readonly #options: FileSinkOptions<R>;
-  readonly #madeDirs = new Set<string>();
-  #writes = 0;
 
   constructor(options: FileSinkOptions<R>) {
     this.#options = options;
   }
 
-  async apply(changes: readonly RowChange<R>[]): Promise<void> {
-    for (const change of changes) {
-      // A file left alone as someone else's is not indexed as engram's either.
-      const leftAlone = new Set<string>();
-      for (const op of this.#options.materialize(change.key, change.row)) {
-        if (op.kind === 'write') {
-          const path = join(this.#options.root, op.path);
-          if (!this.#writeUnlessForeign(path, op.content)) leftAlone.add(path);
-        } else {
-          const dir = join(this.#options.root, op.dir);
-          this.#mergeIndex(join(dir, 'MEMORY.md'), op.entries.filter((entry) => !leftAlone.has(join(dir, entry.file))));
+  async apply(changes: readonly RowChange<R>[], context: SinkContext): Promise<SinkReport> {
+    const planned = changes.map((change) => ({
+      key: change.key,
+      ops: change.row === null ? [] : this.#options.materialize(change.key, change.row),
+    }));
+    const paths = planned.flatMap(({ ops }) => ops.filter((op) => op.kind === 'write').map((op) => op.path));
+    const records = new Map<string, OutputRecord | undefined>();
+    const known = await context.outputs(paths);
+    paths.forEach((path, i) => records.set(path, known[i]));
+    const report: SinkReport = { outputs: [], failed: [] };
+    for (const { key, ops } of planned) {
+      try {
+        // A file left alone as someone else's is not indexed as engram's either.
+        const leftAlone = new Set<string>();
+        for (const op of ops) {
+          if (op.kind === 'write') {
+            const record = this.#write(key, op.path, op.content, records.get(op.path));
+            report.outputs.push([op.path, record]);
+            if (record.state !== 'written') leftAlone.add(op.path);
+          } else {
+            this.#mergeIndex(op.dir, op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`)));
+          }
         }
+      } catch (err) {
+        report.failed.push({ key, message: describeError(err) });
       }
     }
+    return report;
+  }
+
+  locate(path: string): string {
+    return join(this.#options.root, path);
   }
 
   async reset(): Promise<void> {
     for (const dir of this.#options.ownedDirs ?? []) rmSync(join(this.#options.root, dir), { recursive: true, force: true });
-    this.#madeDirs.clear();
   }
 
-  /** False when the file is someone else's and was left as it is. */
-  #writeUnlessForeign(path: string, content: string): boolean {
-    const isOwn = this.#options.isOwnFile;
-    if (isOwn) {
-      let existing: string | undefined;
-      try {
-        existing = readFileSync(path, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  /** Writes unless the file is someone else's; returns what to record of the path. */
+  #write(key: string, path: string, content: string, record: OutputRecord | undefined): OutputRecord {
+    const full = join(this.#options.root, path);
+    const existing = readIfThere(full);
+    const hash = hashOf(content);
+    // What engram itself last put here, if it ever did.
+    const ownHash = record !== undefined && record.state !== 'foreign' ? record.hash : undefined;
+    if (existing !== undefined) {
+      const existingHash = hashOf(existing);
+      if (existingHash === hash) return { key, hash, state: 'written' };
+      if (ownHash !== undefined) {
+        if (existingHash !== ownHash && (this.#options.keepEdits ?? true)) return { key, hash: ownHash, state: 'edited' };
+      } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing)) {
+        return { key, hash: existingHash, state: 'foreign' };
       }
-      if (existing !== undefined && !isOwn(existing)) return false;
     }
-    this.#write(path, content);
-    return true;
+    writeFileAtomic(full, content);
+    return { key, hash, state: 'written' };
   }
 
-  #mergeIndex(path: string, entries: Parameters<typeof mergeIndex>[1]): void {
-    let existing: string | undefined;
-    try {
-      existing = readFileSync(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+  #mergeIndex(dir: string, entries: Parameters<typeof mergeIndex>[1]): void {
+    const path = join(this.#options.root, dir, 'MEMORY.md');
+    const existing = readIfThere(path);
     const merged = mergeIndex(existing, entries);
-    if (merged !== existing) this.#write(path, merged);
+    if (merged !== existing) writeFileAtomic(path, merged);
   }
+}
 
-  #write(path: string, content: string): void {
-    const dir = dirname(path);
-    if (!this.#madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.#madeDirs.add(dir);
-    }
-    const tmp = `${path}.${process.pid}-${++this.#writes}.tmp`;
-    try {
-      writeFileSync(tmp, content);
-    } catch (err) {
-      // Someone removed the directory since it was made.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(tmp, content);
-    }
-    renameSync(tmp, path);
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
   }
+}
+
+function hashOf(content: string): string {
+  return createHash('sha256').update(content).digest('base64url').slice(0, 22);
 }

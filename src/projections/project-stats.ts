@@ -1,8 +1,8 @@
 import type { DomainEvent } from '../events/catalog.js';
 
 export interface ToolCount {
-  calls: number;
-  errors: number;
+  readonly calls: number;
+  readonly errors: number;
 }
 
 export interface Failure {
@@ -18,26 +18,26 @@ export interface InstalledSkill {
 }
 
 /**
- * One project's activity: a row of the stats projection, updated in place by every event of
- * the project (each of which also emits the row's change, which is what makes in-place safe).
+ * One project's activity: a row of the stats projection. Never changed once made: each event
+ * makes a new row, copying only the map it changes.
  */
 export interface ProjectStats {
   readonly project: string;
-  sessions: number;
-  prompts: number;
-  toolCalls: number;
-  toolErrors: number;
-  compactions: number;
+  readonly sessions: number;
+  readonly prompts: number;
+  readonly toolCalls: number;
+  readonly toolErrors: number;
+  readonly compactions: number;
   /** Maps, not objects: tool and skill names come from outside, `__proto__` included. */
-  readonly tools: Map<string, ToolCount>;
+  readonly tools: ReadonlyMap<string, ToolCount>;
   /** Bash calls by their program (first word). */
-  readonly commands: Map<string, number>;
-  readonly skillsUsed: Map<string, number>;
-  skillsInstalled: readonly InstalledSkill[];
+  readonly commands: ReadonlyMap<string, number>;
+  readonly skillsUsed: ReadonlyMap<string, number>;
+  readonly skillsInstalled: readonly InstalledSkill[];
   /** Latest first. */
-  readonly recentFailures: Failure[];
+  readonly recentFailures: readonly Failure[];
   readonly firstAt: string;
-  lastAt: string;
+  readonly lastAt: string;
 }
 
 /** How many failures a project's error file lists. */
@@ -50,66 +50,81 @@ export function emptyProjectStats(project: string, at: string): ProjectStats {
   };
 }
 
-/** `newSession`: this event is the first the log holds of its session. */
-export function applyToProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): void {
+/** The row after one more event of its project. `newSession`: the first event seen of its session. */
+export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): ProjectStats {
   // What is installed is not activity: it moves neither the dates nor the counts.
-  if (event.type === 'SkillsInventoried') {
-    stats.skillsInstalled = event.data.skills;
-    return;
-  }
-  if (newSession) stats.sessions++;
-  if (event.ts > stats.lastAt) stats.lastAt = event.ts;
+  if (event.type === 'SkillsInventoried') return { ...stats, skillsInstalled: event.data.skills };
+  let next: ProjectStats = {
+    ...stats,
+    sessions: stats.sessions + (newSession ? 1 : 0),
+    lastAt: event.ts > stats.lastAt ? event.ts : stats.lastAt,
+  };
   switch (event.type) {
     case 'PromptSubmitted':
-      stats.prompts++;
+      next = { ...next, prompts: next.prompts + 1 };
       break;
     case 'CompactionStarted':
-      stats.compactions++;
+      next = { ...next, compactions: next.compactions + 1 };
       break;
     case 'ToolCalled': {
       const { tool, input, ok } = event.data;
-      countTool(stats, tool, !ok, { at: event.ts, tool, input, error: ok ? '' : 'reported an error' });
-      if (tool === 'Bash') bump(stats.commands, program(input));
-      else if (tool === 'Skill' && input) bump(stats.skillsUsed, input);
+      next = countTool(next, tool, !ok, { at: event.ts, tool, input, error: ok ? '' : 'reported an error' });
+      if (tool === 'Bash') next = { ...next, commands: bump(next.commands, program(input)) };
+      else if (tool === 'Skill' && input) next = { ...next, skillsUsed: bump(next.skillsUsed, input) };
       break;
     }
     case 'ToolFailed': {
       const { tool, input, error } = event.data;
-      countTool(stats, tool, true, { at: event.ts, tool, input, error });
+      next = countTool(next, tool, true, { at: event.ts, tool, input, error });
       break;
     }
     default:
       break;
   }
+  return next;
 }
 
-function countTool(stats: ProjectStats, tool: string, failed: boolean, failure: Failure): void {
-  let count = stats.tools.get(tool);
-  if (!count) stats.tools.set(tool, (count = { calls: 0, errors: 0 }));
-  count.calls++;
-  stats.toolCalls++;
-  if (!failed) return;
-  count.errors++;
-  stats.toolErrors++;
-  stats.recentFailures.unshift(failure);
-  if (stats.recentFailures.length > RECENT_FAILURES) stats.recentFailures.pop();
+function countTool(stats: ProjectStats, tool: string, failed: boolean, failure: Failure): ProjectStats {
+  const count = stats.tools.get(tool) ?? { calls: 0, errors: 0 };
+  const tools = new Map(stats.tools);
+  tools.set(tool, { calls: count.calls + 1, errors: count.errors + (failed ? 1 : 0) });
+  return {
+    ...stats,
+    tools,
+    toolCalls: stats.toolCalls + 1,
+    toolErrors: stats.toolErrors + (failed ? 1 : 0),
+    recentFailures: failed ? [failure, ...stats.recentFailures].slice(0, RECENT_FAILURES) : stats.recentFailures,
+  };
 }
 
-function bump(counts: Map<string, number>, key: string): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+function bump(counts: ReadonlyMap<string, number>, key: string): Map<string, number> {
+  const next = new Map(counts);
+  next.set(key, (counts.get(key) ?? 0) + 1);
+  return next;
 }
 
 // Set-up steps are not what a command runs.
-const PREAMBLE = new Set(['cd', 'pushd', 'set', 'export', 'source', '.']);
+const PREAMBLE = new Set(['cd', 'pushd', 'popd', 'set', 'export', 'source', '.', 'true', ':']);
+// Words that run the command after them: `sudo make` counts as make.
+const PREFIXES = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'builtin', 'nice', '!', '{', '(']);
+// Shell syntax that opens or closes a compound command; what follows `do`/`then`/`if` is a command.
+const LEADING_KEYWORDS = new Set(['do', 'then', 'else', 'elif', 'if', 'while', 'until']);
+// Steps that are syntax or a test, not a program: `for f in *.ts`, `done`, `fi`, `[ -f x ]`.
+const SYNTAX_STEPS = new Set(['for', 'select', 'case', 'done', 'fi', 'esac', '}', ')', 'function', 'in', '[', '[[']);
 
-// `FOO=1 npm test`, `sudo make` and `cd web && pnpm build` count as npm, make and pnpm.
-function program(command: string): string {
-  const steps = command.split(/&&|\|\||;/).map((step) => step.trim()).filter(Boolean);
+/**
+ * The program a shell command runs: `FOO=1 npm test`, `sudo make` and `cd web && pnpm build`
+ * count as npm, make and pnpm; `for f in *.ts; do npx tsc $f; done` counts as npx, not `for`.
+ */
+export function program(command: string): string {
+  const steps = command.split(/&&|\|\||;|\|/).map((step) => step.trim()).filter(Boolean);
   for (const step of steps) {
     const words = step.split(/\s+/);
     let i = 0;
-    while (i < words.length - 1 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || ['sudo', 'env', 'time', 'nohup'].includes(words[i]!))) i++;
-    const word = (words[i] ?? '').split('/').pop()!.slice(0, 40);
+    while (i < words.length && (LEADING_KEYWORDS.has(words[i]!) || PREFIXES.has(words[i]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i++;
+    const first = words[i];
+    if (first === undefined || SYNTAX_STEPS.has(first)) continue;
+    const word = first.split('/').pop()!.slice(0, 40);
     if (word && !PREAMBLE.has(word)) return word;
   }
   return '(none)';

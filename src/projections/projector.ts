@@ -1,64 +1,109 @@
 import type { DomainEvent, EventType } from '../events/catalog.js';
+import type { RowChange } from './row-change.js';
 
 /**
- * One change a projector asks its sink to make. Changes are coalesced by `key` within a batch:
- * the last one wins, so a sink writes each output once per batch however many events touched
- * it. That is only sound because every change carries the whole output, never a delta.
+ * A projection's state is rows: key → row, kept by the runner in LevelDB beside the log and
+ * read through this view. A projector reads the rows an event concerns and nothing else, so
+ * folding one event costs the same with a million events of history as with ten.
  */
-export interface Change {
-  /** What the change replaces: the same key always names the same output. */
-  readonly key: string;
-}
-
-export interface Evolution<S, C extends Change> {
-  state: S;
-  changes: readonly C[];
+export interface RowReader<R> {
+  /** The row as the events before this one left it; undefined when there is none. */
+  get(key: string): R | undefined;
 }
 
 /**
- * A projection's logic, declared once. `evolve` is pure: no clock, no randomness, no I/O
- * (DESIGN.md invariant 4). For speed it may update the state it is handed and return it: the
- * runner owns that state and never uses it again after the call. Anything `evolve` returns in
- * a change must not be mutated afterwards.
+ * A projection's logic, declared once. `evolve(state, event) → changes`: the rows this event
+ * replaced, each whole; the state after the event is the state before with those rows put in.
+ *
+ * `evolve` is pure: no clock, no randomness, no I/O (DESIGN.md invariant 4), and it never
+ * mutates a row it read or returned, because the runner may call it again for the same event
+ * (when a row it asked for had to be loaded first) and keeps returned rows as they are.
  */
-export interface Projector<S, C extends Change> {
+export interface Projector<R> {
   readonly name: string;
   /** Bump it when the output for the same events changes: the worker then rebuilds this one alone. */
   readonly projectorVersion: number;
   readonly handles: readonly EventType[];
-  initialState(): S;
-  evolve(state: S, event: DomainEvent): Evolution<S, C>;
+  evolve(state: RowReader<R>, event: DomainEvent): readonly RowChange<R>[];
 }
 
-/** Applies changes to the world. Idempotent: applying the same changes twice leaves what once did. */
-export interface Sink<C extends Change> {
-  apply(changes: readonly C[]): Promise<void>;
+/** What a sink recorded of one output it made (a file, for the file sink), kept with the rows. */
+export interface OutputRecord {
+  /** The row that produced it. */
+  key: string;
+  /** Hash of the content engram last put there. */
+  hash: string;
+  /**
+   * `written`: engram's content is there. `edited`: someone changed it since, and engram left it
+   * alone. `foreign`: it was there before engram and is not engram's, so it was left alone.
+   */
+  state: 'written' | 'edited' | 'foreign';
+}
+
+export interface SinkContext {
+  /** What this sink recorded of each output path in earlier rounds (undefined: nothing). */
+  outputs(paths: readonly string[]): Promise<Array<OutputRecord | undefined>>;
+}
+
+export interface SinkReport {
+  /** Output records to keep (or, with null, forget) in the same batch as the rows and checkpoint. */
+  outputs: Array<[path: string, record: OutputRecord | null]>;
+  /**
+   * Rows whose outputs could not be made (a name too long, a directory not writable). They are
+   * recorded, shown by `engram doctor` and retried; they never hold back the other rows.
+   */
+  failed: Array<{ key: string; message: string }>;
+}
+
+/**
+ * Applies rows to the world. Idempotent: applying the same changes twice leaves what once did.
+ * A failure of one row goes in the report; a throw means nothing of the round counts, and the
+ * runner goes back to its last committed state and tries the round again later.
+ */
+export interface Sink<R> {
+  apply(changes: readonly RowChange<R>[], context: SinkContext): Promise<SinkReport>;
   /** Drops what this sink owns, before a rebuild. Never deletes a memory file (invariant 6). */
   reset(): Promise<void>;
+  /** Where an output path it recorded is on disk, for `engram doctor` to check. Default: it writes no files. */
+  locate?(path: string): string;
 }
 
-export interface Projection<S = unknown, C extends Change = Change> {
-  projector: Projector<S, C>;
-  sink: Sink<C>;
+export interface Projection<R = unknown> {
+  projector: Projector<R>;
+  sink: Sink<R>;
 }
 
-export function defineProjector<S, C extends Change>(projector: Projector<S, C>): Projector<S, C> {
+export function defineProjector<R>(projector: Projector<R>): Projector<R> {
   return projector;
 }
 
-/** Folds events through a projector; what a rebuild computes, without any sink. */
-export function fold<S, C extends Change>(
-  projector: Projector<S, C>,
+/** A sink for projections that only keep rows (counts the doctor reads): it writes nothing. */
+export const rowsOnlySink: Sink<unknown> = {
+  apply: async () => ({ outputs: [], failed: [] }),
+  reset: async () => undefined,
+};
+
+/**
+ * Folds events through a projector in memory: what the runner computes, without LevelDB or a
+ * sink. `rows` is the state to start from and is not changed; returns the state after, and the
+ * last row each key was given.
+ */
+export function fold<R>(
+  projector: Projector<R>,
   events: Iterable<DomainEvent>,
-  state: S = projector.initialState(),
-): { state: S; changes: Map<string, C> } {
+  rows: ReadonlyMap<string, R> = new Map(),
+): { rows: Map<string, R>; changes: Map<string, R | null> } {
   const handled = new Set<string>(projector.handles);
-  const changes = new Map<string, C>();
+  const state = new Map(rows);
+  const changes = new Map<string, R | null>();
+  const reader: RowReader<R> = { get: (key) => state.get(key) };
   for (const event of events) {
     if (!handled.has(event.type)) continue;
-    const next = projector.evolve(state, event);
-    state = next.state;
-    for (const change of next.changes) changes.set(change.key, change);
+    for (const change of projector.evolve(reader, event)) {
+      changes.set(change.key, change.row);
+      if (change.row === null) state.delete(change.key);
+      else state.set(change.key, change.row);
+    }
   }
-  return { state, changes };
+  return { rows: state, changes };
 }

@@ -1,14 +1,13 @@
-import type { Change } from './projector.js';
-
 /**
- * A projection's change: "the row under `key` is now `row`", a whole row, never a delta. The
- * projector only says which row changed; its sink turns rows into files. Cheap to make per event
- * (one small object, no rendering), and the runner keeps only the last row per key in a batch.
+ * A projection's change: "the row under `key` is now `row`" (null: there is no such row any
+ * more), a whole row, never a delta. The projector only says which rows changed; its sink turns
+ * rows into files. Within a round the runner keeps only the last row per key.
  */
-export interface RowChange<R> extends Change {
-  readonly row: R;
+export interface RowChange<R> {
+  readonly key: string;
+  readonly row: R | null;
 }
 
-export function rowChange<R>(key: string, row: R): RowChange<R> {
+export function rowChange<R>(key: string, row: R | null): RowChange<R> {
   return { key, row };
 }

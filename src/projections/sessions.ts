@@ -1,50 +1,41 @@
 import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
-import { rowChange, type RowChange } from './row-change.js';
+import { rowChange } from './row-change.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
 
-/** A project's sessions that began in one month, in the order the log first saw them. */
-export type SessionMonth = ReadonlyMap<string, SessionRecord>;
-
-export interface SessionsState {
-  /** Each session's partition key: its project and the month it began. */
-  partitionOf: Map<string, string>;
-  partitions: Map<string, Map<string, SessionRecord>>;
-}
+const SESSION = 'session:';
 
 /**
- * What each session did, one row per project and month: views/sessions/<project>/<YYYY-MM>.jsonl,
- * a line a session. Monthly files, not one per session: a rebuild writes dozens of files, not
- * thousands, and keeping up rewrites only the current month.
- *
- * The row is the partition's own Map, updated in place: safe because every event that updates
- * it also emits the change for its key, so at a flush the row is what the last change saw.
+ * What each session did: one row per session, shown as views/sessions/<project>/<first day>-
+ * <session>.json. One small file per session, not a file per project and month: a live event
+ * rewrites one session's few hundred bytes, however long the project's history.
  */
-export const sessionsProjector = defineProjector<SessionsState, RowChange<SessionMonth>>({
+export const sessionsProjector = defineProjector<SessionRecord>({
   name: 'sessions',
-  projectorVersion: 1,
+  projectorVersion: 2,
   handles: sessionEventTypes,
-  initialState: () => ({ partitionOf: new Map(), partitions: new Map() }),
   evolve(state, event) {
     // Rejected stdin may carry no session id at all; there is no session to tell about.
-    if (event.session === '') return { state, changes: [] };
-    let key = state.partitionOf.get(event.session);
-    if (key === undefined) {
-      key = `${event.project}\n${event.ts.slice(0, 7)}`;
-      state.partitionOf.set(event.session, key);
-    }
-    let partition = state.partitions.get(key);
-    if (!partition) state.partitions.set(key, (partition = new Map()));
-    const before = partition.get(event.session) ?? emptySession(event.session, event.project, event.ts);
-    partition.set(event.session, nextSessionRecord(before, event));
-    return { state, changes: [rowChange(key, partition)] };
+    if (event.session === '') return [];
+    const key = SESSION + event.session;
+    const before = state.get(key) ?? emptySession(event.session, event.project, event.ts);
+    return [rowChange(key, nextSessionRecord(before, event))];
   },
 });
 
-export function materializeSessions(key: string, month: SessionMonth): FileOp[] {
-  const [project = '', yearMonth = ''] = key.split('\n');
-  let content = '';
-  for (const record of month.values()) content += `${JSON.stringify(record)}\n`;
-  return [{ kind: 'write', path: `sessions/${projectSlug(project)}/${yearMonth}.jsonl`, content }];
+export function materializeSessions(_key: string, record: SessionRecord): FileOp[] {
+  const day = record.firstEventAt.slice(0, 10);
+  return [{ kind: 'write', path: `sessions/${projectSlug(record.project)}/${day}-${fileSafe(record.session)}.json`, content: `${JSON.stringify(record, null, 2)}\n` }];
+}
+
+/**
+ * A session id as part of a file name. Claude Code's ids are UUIDs, but the id arrives on a
+ * hook's stdin: anything else is made safe (no `/`, no `..`) and told apart by a hash.
+ */
+export function fileSafe(id: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(id)) return id;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return `${id.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80)}-${hash.toString(16).padStart(8, '0')}`;
 }

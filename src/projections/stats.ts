@@ -2,40 +2,46 @@ import { projectMemoryDir } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
-import { applyToProjectStats, emptyProjectStats, type ProjectStats } from './project-stats.js';
+import { emptyProjectStats, nextProjectStats, type ProjectStats } from './project-stats.js';
+import { sessionEventTypes } from './session-record.js';
 import { renderErrors, renderStats, renderToolUsage, statsFiles } from './stats-render.js';
 
-export interface StatsState {
-  projects: Map<string, ProjectStats>;
-  /** Sessions already counted, so a resumed session is not a new one. */
-  sessionsSeen: Set<string>;
-}
+const PROJECT = 'project:';
+/** A session already counted, so a resumed session is not a new one. */
+const SEEN = 'seen:';
+
+type StatsRow = ProjectStats | true;
 
 /**
  * One row per project: its activity, shown as auto-stats.md, auto-tool-usage.md and
- * auto-errors.md in its memory directory, re-rendered whole whenever the row changes.
+ * auto-errors.md in its memory directory, re-rendered whole whenever the row changes. A session
+ * counts from the first event of it the log holds, whichever hook sent it.
  */
-export const statsProjector = defineProjector<StatsState, RowChange<ProjectStats>>({
+export const statsProjector = defineProjector<StatsRow>({
   name: 'stats',
-  projectorVersion: 1,
-  handles: ['SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted', 'SkillsInventoried'],
-  initialState: () => ({ projects: new Map(), sessionsSeen: new Set() }),
+  projectorVersion: 2,
+  handles: [...sessionEventTypes.filter((type) => type !== 'HookInputRejected'), 'SkillsInventoried'],
   evolve(state, event) {
-    if (event.project === '') return { state, changes: [] };
+    if (event.project === '') return [];
+    const projectKey = PROJECT + event.project;
+    const stats = state.get(projectKey) as ProjectStats | undefined;
     // A project known only from an inventory has no activity to report yet.
-    if (event.type === 'SkillsInventoried' && !state.projects.has(event.project)) return { state, changes: [] };
-    const newSession = event.session !== '' && !state.sessionsSeen.has(event.session);
-    if (newSession) state.sessionsSeen.add(event.session);
-    let stats = state.projects.get(event.project);
-    if (!stats) state.projects.set(event.project, (stats = emptyProjectStats(event.project, event.ts)));
-    applyToProjectStats(stats, event, newSession);
-    return { state, changes: [rowChange(event.project, stats)] };
+    if (event.type === 'SkillsInventoried' && !stats) return [];
+    const seenKey = SEEN + event.session;
+    const newSession = event.session !== '' && event.type !== 'SkillsInventoried' && state.get(seenKey) === undefined;
+    const changes: RowChange<StatsRow>[] = [
+      rowChange(projectKey, nextProjectStats(stats ?? emptyProjectStats(event.project, event.ts), event, newSession)),
+    ];
+    if (newSession) changes.push(rowChange(seenKey, true));
+    return changes;
   },
 });
 
 /** The three stats files in the project's memory directory, each linked from its MEMORY.md. */
-export function materializeStats(project: string, stats: ProjectStats): FileOp[] {
-  const dir = projectMemoryDir(project);
+export function materializeStats(key: string, row: StatsRow): FileOp[] {
+  if (!key.startsWith(PROJECT)) return [];
+  const stats = row as ProjectStats;
+  const dir = projectMemoryDir(stats.project);
   return [
     { kind: 'write', path: `${dir}/${statsFiles.stats.file}`, content: renderStats(stats) },
     { kind: 'write', path: `${dir}/${statsFiles.toolUsage.file}`, content: renderToolUsage(stats) },

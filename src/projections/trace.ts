@@ -6,12 +6,16 @@ import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord 
 
 /** How many of a project's latest sessions its trace view keeps. */
 const RECENT = 3;
+const SESSION = 'session:';
+const PROJECT = 'project:';
 
-export interface TraceState {
-  sessions: Map<string, SessionRecord>;
-  /** Per project, its sessions' ids, most recently active first. */
-  recent: Map<string, readonly string[]>;
+/** A project's row: its latest sessions, most recently active first. */
+export interface ProjectTrace {
+  readonly project: string;
+  readonly recent: readonly SessionRecord[];
 }
+
+type TraceRow = SessionRecord | ProjectTrace;
 
 export interface TraceView {
   project: string;
@@ -31,23 +35,22 @@ export interface TraceView {
 
 /**
  * views/trace/<project slug>.json: a project's latest sessions and the one-line trace the
- * SessionStart summary shows. The hook picks the latest session that is not its own.
+ * SessionStart summary shows. Rows: each session's record, and each project's latest three.
  */
-export const traceProjector = defineProjector<TraceState, RowChange<readonly SessionRecord[]>>({
+export const traceProjector = defineProjector<TraceRow>({
   name: 'trace',
-  projectorVersion: 1,
+  projectorVersion: 2,
   handles: sessionEventTypes,
-  initialState: () => ({ sessions: new Map(), recent: new Map() }),
   evolve(state, event) {
-    if (event.session === '' || event.project === '') return { state, changes: [] };
-    const before = state.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
+    if (event.session === '' || event.project === '') return [];
+    const sessionKey = SESSION + event.session;
+    const before = (state.get(sessionKey) as SessionRecord | undefined) ?? emptySession(event.session, event.project, event.ts);
     const record = nextSessionRecord(before, event);
-    state.sessions.set(event.session, record);
-    const project = record.project;
-    const ids = state.recent.get(project) ?? [];
-    const recent = [event.session, ...ids.filter((id) => id !== event.session)].slice(0, RECENT);
-    state.recent.set(project, recent);
-    return { state, changes: [rowChange(project, recent.map((id) => state.sessions.get(id)!))] };
+    const projectKey = PROJECT + record.project;
+    const trace = state.get(projectKey) as ProjectTrace | undefined;
+    const recent = [record, ...(trace?.recent ?? []).filter((other) => other.session !== record.session)].slice(0, RECENT);
+    const changes: RowChange<TraceRow>[] = [rowChange(sessionKey, record), rowChange(projectKey, { project: record.project, recent })];
+    return changes;
   },
 });
 
@@ -55,9 +58,11 @@ export function traceLine(record: Pick<SessionRecord, 'toolCalls'>, distilled: b
   return `last session: ${record.toolCalls} tool call${record.toolCalls === 1 ? '' : 's'} · distilled ${distilled ? '✓' : 'pending'}`;
 }
 
-/** views/trace/<project slug>.json */
-export function materializeTrace(project: string, records: readonly SessionRecord[]): FileOp[] {
-  return [{ kind: 'write', path: `trace/${projectSlug(project)}.json`, content: renderTrace(project, records) }];
+/** views/trace/<project slug>.json, for project rows; session rows have no file of their own. */
+export function materializeTrace(key: string, row: TraceRow): FileOp[] {
+  if (!key.startsWith(PROJECT)) return [];
+  const { project, recent } = row as ProjectTrace;
+  return [{ kind: 'write', path: `trace/${projectSlug(project)}.json`, content: renderTrace(project, recent) }];
 }
 
 function renderTrace(project: string, records: readonly SessionRecord[]): string {

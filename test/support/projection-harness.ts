@@ -5,9 +5,9 @@ import { defaultCatalog } from '../../src/events/default-catalog.js';
 import type { Envelope } from '../../src/events/envelope.js';
 import { LevelEventLog } from '../../src/log/level-event-log.js';
 import { allProjections } from '../../src/projections/all-projections.js';
-import type { Change, Projection } from '../../src/projections/projector.js';
-import { CheckpointStore } from '../../src/workers/engine/checkpoint-store.js';
+import type { Projection } from '../../src/projections/projector.js';
 import { ProjectionRunner, type RunnerOptions } from '../../src/workers/engine/projection-runner.js';
+import { StateStore } from '../../src/workers/engine/state-store.js';
 import { walkFiles } from './temp-home.js';
 
 export interface Harness {
@@ -15,37 +15,56 @@ export interface Harness {
   log: LevelEventLog;
   roots: { views: string; claude: string };
   stateDir: string;
+  /** The projections' state store; `reopen()` replaces it. */
+  readonly store: StateStore;
   /** A new runner over the same log, store and outputs: what a restarted worker would build. */
   runner(options?: Partial<RunnerOptions>): Promise<ProjectionRunner>;
+  /** Closes the state store, runs `meanwhile` (which may change its files), and opens it again. */
+  reopen(meanwhile?: () => void | Promise<void>): Promise<void>;
   /** Every output file under the roots, by path under `views/` or `claude/`. */
   snapshot(): Record<string, string>;
   close(): Promise<void>;
 }
 
-export async function projectionHarness(dir: string, projections?: (roots: Harness['roots']) => Projection<unknown, Change>[]): Promise<Harness> {
+export const harnessClock = fixedClock(new Date('2026-12-01T00:00:00.000Z'));
+
+export async function projectionHarness(dir: string, projections?: (roots: Harness['roots']) => Projection[]): Promise<Harness> {
   mkdirSync(dir, { recursive: true });
   const log = await LevelEventLog.open(join(dir, 'log'));
   const roots = { views: join(dir, 'views'), claude: join(dir, 'claude') };
   const stateDir = join(dir, 'state');
+  const open = () => StateStore.open(stateDir, { now: () => harnessClock.now() });
+  let store = await open();
   return {
     dir,
     log,
     roots,
     stateDir,
+    get store() {
+      return store;
+    },
     async runner(options = {}) {
       const runner = new ProjectionRunner({
         log,
         catalog: defaultCatalog(),
-        store: new CheckpointStore(stateDir),
+        store,
         projections: (projections ?? allProjections)(roots),
-        clock: fixedClock(new Date('2026-12-01T00:00:00.000Z')),
+        clock: harnessClock,
         ...options,
       });
       await runner.start();
       return runner;
     },
+    async reopen(meanwhile) {
+      await store.close();
+      await meanwhile?.();
+      store = await open();
+    },
     snapshot: () => walkFiles(roots.views, roots.claude),
-    close: () => log.close(),
+    async close() {
+      await store.close();
+      await log.close();
+    },
   };
 }
 

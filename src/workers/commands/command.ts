@@ -16,6 +16,11 @@ export interface CommandOutput {
  */
 export interface EngineCommand<A> {
   readonly name: string;
+  /**
+   * `read`: the command only looks (run in-process, it opens the log without creating it and
+   * never starts a projection over or advances it). `write`: it may do both.
+   */
+  readonly access: 'read' | 'write';
   readonly args: z.ZodType<A>;
   run(engine: Engine, args: A, output: CommandOutput): Promise<number>;
 }

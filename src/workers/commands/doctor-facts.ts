@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { wallMicros } from '../../events/event-id.js';
@@ -6,6 +6,7 @@ import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
 import type { ProjectorStatus } from '../engine/projection-runner.js';
 import { defineCommand } from './command.js';
+import { eventCounts } from './event-counts.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
 
 export interface DoctorFacts {
@@ -16,31 +17,35 @@ export interface DoctorFacts {
   rejectedFiles: Array<{ name: string; reason: string }>;
   rejectedInputs: { count: number; latest: Array<{ seq: number; ts: string; hook: string; reason: string }> };
   projectors: ProjectorStatus[];
+  /** Per projection, files it wrote that are gone, and files it left alone as someone else's. */
+  outputs: Array<{ projector: string; missing: string[]; edited: string[]; foreign: string[] }>;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
 export const doctorFacts = defineCommand({
   name: 'doctor.facts',
+  access: 'read',
   args: z.object({}),
   async run(engine, _args, output) {
-    const latest: DoctorFacts['rejectedInputs']['latest'] = [];
-    let count = 0;
-    for await (const batch of engine.log.read({ batchSize: 2000 })) {
-      for (const event of batch) {
-        if (event.type !== 'HookInputRejected') continue;
-        count++;
-        const data = event.data as { hook?: string; reason?: string };
-        latest.push({ seq: event.seq, ts: event.ts, hook: String(data.hook ?? '?'), reason: String(data.reason ?? '') });
-        if (latest.length > 3) latest.shift();
+    const counts = await eventCounts(engine);
+    const outputs: DoctorFacts['outputs'] = [];
+    for (const name of engine.runner.names) {
+      const found = { projector: name, missing: [] as string[], edited: [] as string[], foreign: [] as string[] };
+      for (const [path, record] of await engine.runner.outputsOf(name)) {
+        if (record.state === 'edited') found.edited.push(path);
+        else if (record.state === 'foreign') found.foreign.push(path);
+        else if (!existsSync(path)) found.missing.push(path);
       }
+      if (found.missing.length + found.edited.length + found.foreign.length > 0) outputs.push(found);
     }
     const facts: DoctorFacts = {
       head: engine.log.head,
       spool: spoolCounts(engine.paths),
       oldestPendingSeconds: oldestPending(engine.paths),
       rejectedFiles: rejectedFiles(engine.paths),
-      rejectedInputs: { count, latest },
+      rejectedInputs: { count: counts.byType.HookInputRejected ?? 0, latest: [...counts.rejectedInputs] },
       projectors: engine.runner.status(),
+      outputs,
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;

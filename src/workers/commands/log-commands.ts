@@ -2,10 +2,12 @@ import { readdirSync } from 'node:fs';
 import { z } from 'zod';
 import type { EngramPaths } from '../../paths.js';
 import { defineCommand } from './command.js';
+import { eventCounts } from './event-counts.js';
 
 /** `engram log dump`: every event as stored, one JSON object a line, in log order. */
 export const logDump = defineCommand({
   name: 'log.dump',
+  access: 'read',
   args: z.object({}),
   async run(engine, _args, output) {
     for await (const batch of engine.log.read({ batchSize: 500 })) {
@@ -38,15 +40,10 @@ export interface SpoolCounts {
 /** `engram log stats [--json]`: counts by type, total, spool pending and rejected. */
 export const logStats = defineCommand({
   name: 'log.stats',
+  access: 'read',
   args: z.object({ json: z.boolean().default(false) }),
   async run(engine, args, output) {
-    const byType: Record<string, number> = {};
-    let total = 0;
-    for await (const batch of engine.log.read({ batchSize: 2000 })) {
-      for (const e of batch) byType[e.type] = (byType[e.type] ?? 0) + 1;
-      total += batch.length;
-    }
-    const sortedTypes = Object.fromEntries(Object.entries(byType).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const { total, byType: sortedTypes } = await eventCounts(engine);
     const stats: LogStats = { total, head: engine.log.head, byType: sortedTypes, spool: spoolCounts(engine.paths) };
     if (args.json) {
       await output.out(`${JSON.stringify(stats, null, 2)}\n`);

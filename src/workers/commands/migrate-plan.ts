@@ -6,6 +6,7 @@ import { defineCommand } from './command.js';
 /** `engram migrate --dry-run`: what the pending log migrations would change; writes nothing. */
 export const migratePlan = defineCommand({
   name: 'migrate.plan',
+  access: 'read',
   args: z.object({}),
   async run(engine, _args, output) {
     await output.out(describePlan(await planMigrations(engine.log, logMigrations), true));

@@ -4,14 +4,15 @@ import { z } from 'zod';
 import { EngramError } from '../../errors.js';
 import type { EventLog } from '../../log/event-log.js';
 import { allProjections } from '../../projections/all-projections.js';
-import { CheckpointStore } from '../engine/checkpoint-store.js';
 import { ProjectionRunner } from '../engine/projection-runner.js';
+import { StateStore } from '../engine/state-store.js';
 import { defineCommand } from './command.js';
 import { spoolCounts } from './log-commands.js';
 
 /** `engram worker --drain`: ingest everything pending, project to the end, react; then return. */
 export const drain = defineCommand({
   name: 'drain',
+  access: 'write',
   args: z.object({}),
   async run(engine, _args, output) {
     const report = await engine.drain();
@@ -23,6 +24,7 @@ export const drain = defineCommand({
 /** `engram rebuild [--only NAME]`: drop projection state and outputs, replay the log. */
 export const rebuild = defineCommand({
   name: 'rebuild',
+  access: 'write',
   args: z.object({ only: z.array(z.string()).default([]) }),
   async run(engine, args, output) {
     const started = performance.now();
@@ -39,20 +41,27 @@ export const rebuild = defineCommand({
  */
 export const replay = defineCommand({
   name: 'replay',
+  // It reads the live log and writes only under DIR: the live projections stay as they are.
+  access: 'read',
   args: z.object({ until: z.string().min(1), out: z.string().min(1) }),
   async run(engine, args, output) {
     const out = resolve(args.out);
     if (nonEmpty(out)) throw new EngramError('USAGE', `${out} is not empty; replay writes into a new or empty directory`);
     const until = await resolveUntil(engine.log, args.until);
-    const runner = new ProjectionRunner({
-      log: engine.log,
-      catalog: engine.catalog,
-      store: new CheckpointStore(join(out, 'state')),
-      projections: allProjections({ views: join(out, 'views'), claude: join(out, 'claude') }),
-      clock: engine.clock,
-    });
-    await runner.start();
-    await runner.runUntil(until, (done, total) => output.progress(done, total));
+    const store = await StateStore.open(join(out, 'state'), { now: () => engine.clock.now() });
+    try {
+      const runner = new ProjectionRunner({
+        log: engine.log,
+        catalog: engine.catalog,
+        store,
+        projections: allProjections({ views: join(out, 'views'), claude: join(out, 'claude') }),
+        clock: engine.clock,
+      });
+      await runner.start();
+      await runner.runUntil(until, (done, total) => output.progress(done, total));
+    } finally {
+      await store.close();
+    }
     output.err(`replayed events 1..${until} of ${engine.log.head} into ${out}\n`);
     return 0;
   },
@@ -61,6 +70,7 @@ export const replay = defineCommand({
 /** `engram worker status`, and the facts `engram doctor` reads. */
 export const status = defineCommand({
   name: 'status',
+  access: 'read',
   args: z.object({ json: z.boolean().default(true) }),
   async run(engine, _args, output) {
     const faults = engine.runner.status();

@@ -3,13 +3,15 @@ import type { Clock } from '../../clock.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { defaultCatalog } from '../../events/default-catalog.js';
 import { newEventId, wallMicros } from '../../events/event-id.js';
+import { isEngramError } from '../../errors.js';
+import { EmptyEventLog } from '../../log/empty-event-log.js';
 import { LevelEventLog } from '../../log/level-event-log.js';
 import { finishInterruptedSwap, stampNewLog } from '../../log/migrate-log.js';
 import { logMigrations } from '../../../migrations/index.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
-import { CheckpointStore } from './checkpoint-store.js';
+import { StateStore } from './state-store.js';
 import { ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Reactor } from './reactor.js';
@@ -18,6 +20,12 @@ import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 export interface EngineOptions {
   paths: EngramPaths;
   clock: Clock;
+  /**
+   * `write` (the worker, `--drain`, `rebuild`): creates the log when there is none, and may
+   * start projections over and advance them. `read` (`log dump`, `log stats`, `doctor`…): opens
+   * what is there, creates nothing and changes no projection. Default `write`.
+   */
+  access?: 'read' | 'write';
   /** Spool ingest settings; see IngestOptions for each default. */
   ingest?: IngestOptions;
   /** Passed to the runner; tests use it to crash between a sink write and its checkpoint. */
@@ -39,6 +47,7 @@ export class Engine {
   readonly runner: ProjectionRunner;
   readonly paths: EngramPaths;
   readonly clock: Clock;
+  readonly #store: StateStore | null;
   readonly #options: EngineOptions;
   readonly #reactors: Reactor[];
   #ingesting: Promise<unknown> = Promise.resolve();
@@ -46,8 +55,9 @@ export class Engine {
   #reacting = false;
   #reactAgain = false;
 
-  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, options: EngineOptions) {
+  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, store: StateStore | null, options: EngineOptions) {
     this.log = log;
+    this.#store = store;
     this.catalog = catalog;
     this.runner = runner;
     this.paths = options.paths;
@@ -56,28 +66,49 @@ export class Engine {
     this.#reactors = [skillsInventoryReactor()];
   }
 
-  /** Opens the log (EngramError LOG_LOCKED if another process holds it) and loads checkpoints. */
+  /**
+   * Opens the log (EngramError LOG_LOCKED if another process holds it) and the projections'
+   * state, and loads their checkpoints.
+   */
   static async open(options: EngineOptions): Promise<Engine> {
     const { paths } = options;
-    for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.logs, paths.state, paths.views]) {
-      mkdirSync(dir, { recursive: true });
+    const write = (options.access ?? 'write') === 'write';
+    let log: EventLog;
+    if (write) {
+      for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.logs, paths.views]) {
+        mkdirSync(dir, { recursive: true });
+      }
+      finishInterruptedSwap(paths.log);
+      log = await LevelEventLog.open(paths.log);
+    } else {
+      log = await LevelEventLog.open(paths.log, { createIfMissing: false }).catch((err: unknown) => {
+        if (isEngramError(err, 'LOG_MISSING')) return new EmptyEventLog();
+        throw err;
+      });
     }
-    finishInterruptedSwap(paths.log);
-    const log = await LevelEventLog.open(paths.log);
+    let store: StateStore | null = null;
     try {
-      await stampNewLog(log, logMigrations);
+      if (write) await stampNewLog(log, logMigrations);
+      const now = () => options.clock.now();
+      store = write || log.head > 0
+        ? await StateStore.open(paths.state, { now, createIfMissing: write }).catch((err: unknown) => {
+          if (!write && isEngramError(err, 'LOG_MISSING')) return null;
+          throw err;
+        })
+        : null;
       const catalog = defaultCatalog();
       const runner = new ProjectionRunner({
         log,
         catalog,
-        store: new CheckpointStore(paths.state),
+        store,
         projections: allProjections({ views: paths.views, claude: paths.claude }),
         clock: options.clock,
         afterSinkApplied: options.afterSinkApplied,
       });
       await runner.start();
-      return new Engine(log, catalog, runner, options);
+      return new Engine(log, catalog, runner, store, options);
     } catch (err) {
+      await store?.close();
       await log.close();
       throw err;
     }
@@ -184,6 +215,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.#store?.close();
     await this.log.close();
   }
 }

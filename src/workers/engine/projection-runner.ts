@@ -2,27 +2,37 @@ import PQueue from 'p-queue';
 import type { Clock } from '../../clock.js';
 import { describeError } from '../../errors.js';
 import type { DomainEvent, EventCatalog } from '../../events/catalog.js';
-import type { StoredEnvelope } from '../../events/envelope.js';
 import type { EventLog } from '../../log/event-log.js';
-import type { Change, Projection } from '../../projections/projector.js';
-import type { Checkpoint, CheckpointStore, ProjectorFault } from './checkpoint-store.js';
+import type { OutputRecord, Projection, RowReader, SinkContext, SinkReport } from '../../projections/projector.js';
+import type { RowChange } from '../../projections/row-change.js';
+import { ABSENT, RowCache } from './row-cache.js';
+import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure, StateStore } from './state-store.js';
+import { WindowReader, type WindowSlot } from './window-reader.js';
 
 export interface RunnerOptions {
   log: EventLog;
   catalog: EventCatalog;
-  store: CheckpointStore;
+  /** Where rows and checkpoints are kept; null for a read-only look at a home that has none. */
+  store: StateStore | null;
   projections: readonly Projection[];
   clock: Clock;
   /**
-   * Events folded between two sink flushes and checkpoint saves while keeping up with the log.
-   * Smaller means less to redo after a crash. Default 2000.
+   * Events folded between two commits while keeping up with the log. Smaller means less to
+   * redo after a crash. Default 2000.
    */
   windowSize?: number;
-  /** The same during a rebuild or replay, where fewer flushes make it faster. Default 50,000. */
+  /** The same during a rebuild or replay, where fewer commits make it faster. Default 20,000. */
   rebuildWindowSize?: number;
+  /** Committed rows each projection keeps in memory. Default 20,000. */
+  rowCacheSize?: number;
   /**
-   * Called between a sink's write and the checkpoint's save; tests use it to crash a worker at
-   * exactly that instant. Default: nothing.
+   * How long a row whose outputs could not be made waits before it is tried again; the wait
+   * doubles with each failure, up to 10 minutes. Default 30 s.
+   */
+  retryFailedMs?: number;
+  /**
+   * Called between a sink's write and the commit of the round; tests use it to crash a worker
+   * at exactly that instant. Default: nothing.
    */
   afterSinkApplied?: (projector: string, seq: number) => void;
 }
@@ -32,53 +42,109 @@ export interface ProjectorStatus {
   projectorVersion: number;
   seq: number;
   fault: ProjectorFault | undefined;
+  /** Why this projection must start over before it advances again (the worker does it). */
+  resetPending: string | undefined;
+  /** When it last started over without being asked to, and why. */
+  lastReset: ResetNote | undefined;
+  /** Rounds keep failing (not a fault of an event: a full disk, say): since when, and the latest error. */
+  failing: { message: string; since: string; at: string } | undefined;
+  /** Rows whose outputs could not be made, retried until they are. */
+  failedRows: RowFailure[];
 }
 
 export type Progress = (done: number, total: number) => void;
 
+/** Committed rows of one projection, for reactors and queries. */
+export interface CommittedRows {
+  get(key: string): Promise<unknown>;
+  entries(prefix?: string): AsyncIterable<[string, unknown]>;
+}
+
 interface Lane {
-  projection: Projection<unknown, Change>;
-  handles: Set<string>;
-  // One task at a time per projector: its events are folded strictly in log order.
-  queue: PQueue;
+  readonly projection: Projection<unknown>;
+  readonly name: string;
+  readonly handles: ReadonlySet<string>;
+  readonly store: LaneStore | null;
+  // One task at a time per projection: its events are folded strictly in log order.
+  readonly queue: PQueue;
+  readonly cache: RowCache;
   checkpoint: Checkpoint;
+  resetPending: { reason: string; note: boolean } | undefined;
+  lastReset: ResetNote | undefined;
   fault: ProjectorFault | undefined;
+  failing: ProjectorStatus['failing'];
+  failed: Map<string, RowFailure>;
+  retryDelay: number;
+  retryAt: number;
   pending: Promise<void> | undefined;
 }
 
+/** Thrown by a row view for a row that is in the store but not in memory; the runner loads it. */
+class RowNotLoaded {
+  constructor(readonly key: string) {}
+}
+
 /**
- * Runs every projector over the log. Each has its own queue, checkpoint and fault, so a slow
- * projector (embeddings) never holds up a cheap one (files), and one that throws stops alone
- * at its last good event while the others go on.
+ * Runs every projector over the log. Each projection is a lane with its own queue, checkpoint,
+ * rows and fault, reading the log at its own pace: a slow projection (embeddings) never holds
+ * up a cheap one (files), and one whose events cannot be folded stops alone at its last good
+ * event while the others go on.
+ *
+ * A round folds a window of events into a scratch set of changed rows over the committed
+ * ones, hands them to the sink, then commits rows, output records, failures and checkpoint in
+ * one batch. If anything in the round fails, the scratch set is dropped and the lane stands
+ * where it was: the next round folds the same events again from the same rows, so a failure
+ * is never counted twice.
  */
 export class ProjectionRunner {
   readonly #options: RunnerOptions;
   readonly #lanes = new Map<string, Lane>();
+  readonly #windows: WindowReader;
 
   constructor(options: RunnerOptions) {
     this.#options = options;
+    this.#windows = new WindowReader(options.log, options.catalog);
   }
 
-  /** Loads checkpoints; a projector whose projectorVersion changed is reset to rebuild alone. */
+  /**
+   * Loads each projection's checkpoint and sees whether it can be trusted. One that cannot (it
+   * does not decode, it belongs to another log, its projectorVersion changed, it is ahead of the
+   * log) is marked to start over; that happens when the lane is next advanced, never here, so a
+   * command that only reads leaves every projection as it found it.
+   */
   async start(): Promise<void> {
+    const { log, store } = this.#options;
     for (const projection of this.#options.projections) {
       const { projector } = projection;
-      let checkpoint = await this.#options.store.load(projector.name);
-      let fault = await this.#options.store.loadFault(projector.name);
-      if (checkpoint && checkpoint.projectorVersion !== projector.projectorVersion) {
-        await projection.sink.reset();
-        await this.#options.store.drop(projector.name);
-        checkpoint = undefined;
-        fault = undefined;
-      }
+      const laneStore = store ? await store.lane(projector.name) : null;
+      const stored = laneStore ? await laneStore.checkpoint() : undefined;
+      let resetPending: Lane['resetPending'];
+      if (store?.recovered) resetPending = { reason: store.recovered.reason, note: true };
+      else if (stored === 'unreadable') resetPending = { reason: 'its checkpoint could not be read', note: true };
+      else if (stored === undefined) resetPending = { reason: 'it has never run', note: false };
+      else if (stored.logId !== log.id) resetPending = { reason: `its checkpoint is of another log (${stored.logId || 'none'}, now ${log.id})`, note: true };
+      else if (stored.projectorVersion !== projector.projectorVersion) {
+        resetPending = { reason: `its projectorVersion changed from ${stored.projectorVersion} to ${projector.projectorVersion}`, note: true };
+      } else if (stored.seq > log.head) resetPending = { reason: `its checkpoint (seq ${stored.seq}) is ahead of the log (head ${log.head})`, note: true };
+      const failures = laneStore ? await laneStore.failures() : [];
       this.#lanes.set(projector.name, {
         projection,
+        name: projector.name,
         handles: new Set(projector.handles),
+        store: laneStore,
         queue: new PQueue({ concurrency: 1 }),
-        checkpoint: checkpoint ?? initial(projection),
-        fault,
+        cache: new RowCache(this.#options.rowCacheSize ?? 20_000),
+        checkpoint: resetPending || typeof stored !== 'object' ? this.#initial(projection) : stored,
+        resetPending,
+        lastReset: laneStore ? await laneStore.note() : undefined,
+        fault: resetPending || !laneStore ? undefined : await laneStore.fault(),
+        failing: undefined,
+        failed: new Map(failures.map((failure) => [failure.key, failure])),
+        retryDelay: this.#options.retryFailedMs ?? 30_000,
+        retryAt: 0,
         pending: undefined,
       });
+      if (laneStore && !resetPending) await laneStore.clearStale();
     }
   }
 
@@ -88,19 +154,41 @@ export class ProjectionRunner {
 
   status(): ProjectorStatus[] {
     return [...this.#lanes.values()].map((lane) => ({
-      name: lane.projection.projector.name,
+      name: lane.name,
       projectorVersion: lane.projection.projector.projectorVersion,
       seq: lane.checkpoint.seq,
       fault: lane.fault,
+      resetPending: lane.resetPending?.note ? lane.resetPending.reason : undefined,
+      lastReset: lane.lastReset,
+      failing: lane.failing,
+      failedRows: [...lane.failed.values()],
     }));
   }
 
-  /** A projector's current state, for reactors and queries. Treat it as read-only. */
-  stateOf<S>(name: string): S | undefined {
-    return this.#lanes.get(name)?.checkpoint.state as S | undefined;
+  /** A projection's committed rows: what its outputs on disk already show. */
+  rowsOf(name: string): CommittedRows {
+    const lane = this.#lane(name);
+    return {
+      get: async (key) => {
+        if (!lane.store || lane.resetPending) return undefined;
+        const cached = lane.cache.get(key);
+        if (cached !== undefined) return cached === ABSENT ? undefined : cached;
+        const [row] = await lane.store.rows([key]);
+        return row;
+      },
+      entries: (prefix) => (lane.store && !lane.resetPending ? lane.store.entries(prefix) : (async function* () {})()),
+    };
   }
 
-  /** Brings every projector (not stopped by a fault) up to the log's head. */
+  /** Where a projection's sink put its outputs (absolute paths), and in what state it left each. */
+  async outputsOf(name: string): Promise<Array<[string, OutputRecord]>> {
+    const lane = this.#lane(name);
+    const { locate } = lane.projection.sink;
+    if (!lane.store || lane.resetPending || !locate) return [];
+    return (await lane.store.allOutputs()).map(([path, record]) => [locate.call(lane.projection.sink, path), record]);
+  }
+
+  /** Brings every projection (not stopped by a fault) up to the log's head. */
   async catchUp(): Promise<void> {
     // Every lane finishes (or fails) before this returns: no work is left running behind an error.
     const results = await Promise.allSettled([...this.#lanes.values()].map((lane) => this.#schedule(lane)));
@@ -109,10 +197,10 @@ export class ProjectionRunner {
   }
 
   /**
-   * Starts every projector on whatever is new, without waiting for any of them: the live mode,
-   * where a slow projector must not hold back the next events of a fast one. `onCaughtUp` runs
-   * each time a projector finishes and all of them have caught up; `onError` gets a failure
-   * that is not a fault of evolve (a full disk), to be retried by the next kick.
+   * Starts every projection on whatever is new, without waiting for any of them: the live mode,
+   * where a slow projection must not hold back the next events of a fast one. `onCaughtUp` runs
+   * each time a lane finishes and all of them have caught up; `onError` gets a failed round, to
+   * be tried again by the next kick.
    */
   kick(callbacks: { onCaughtUp(): void; onError(err: unknown): void }): void {
     for (const lane of this.#lanes.values()) {
@@ -125,48 +213,64 @@ export class ProjectionRunner {
     }
   }
 
-  /** Resolves once no projector has work running or queued. */
+  /** Resolves once no projection has work running or queued. */
   async idle(): Promise<void> {
     await Promise.all([...this.#lanes.values()].map((lane) => lane.queue.onIdle()));
   }
 
-  /** True when every projector without a fault has folded the whole log. */
+  /** True when every projection without a fault has folded the whole log. */
   get caughtUp(): boolean {
-    return [...this.#lanes.values()].every((lane) => lane.fault !== undefined || lane.checkpoint.seq >= this.#options.log.head);
+    const head = this.#options.log.head;
+    return [...this.#lanes.values()].every((lane) => lane.fault !== undefined || (!lane.resetPending && lane.checkpoint.seq >= head));
   }
 
   /**
-   * Drops the named projectors' state and outputs (all of them by default) and replays the log
-   * into them in one shared pass, each event decoded once.
+   * Drops the named projections' rows and outputs (all of them by default) and replays the log
+   * into them, each lane at its own pace; resolves when all have reached the head.
    */
   async rebuild(options: { only?: readonly string[]; onProgress?: Progress } = {}): Promise<void> {
     const lanes = this.#select(options.only);
-    await this.#holdingAll(lanes, async () => {
-      for (const lane of lanes) {
-        await lane.projection.sink.reset();
-        await this.#options.store.drop(lane.projection.projector.name);
-        lane.checkpoint = initial(lane.projection);
-        lane.fault = undefined;
-      }
-      await this.#advance(lanes, this.#options.log.head, this.#options.rebuildWindowSize ?? 50_000, options.onProgress);
-    });
+    const head = this.#options.log.head;
+    const progress = this.#progress(lanes, head, options.onProgress);
+    await Promise.all(
+      lanes.map((lane) =>
+        lane.queue.add(async () => {
+          lane.resetPending = undefined;
+          await this.#reset(lane, undefined);
+          await this.#advance(lane, head, this.#options.rebuildWindowSize ?? 20_000, progress);
+        }),
+      ),
+    );
+    options.onProgress?.(head, head);
   }
 
-  /** Folds the log up to `to` (inclusive) into every projector: for replays into a fresh directory. */
+  /** Folds the log up to `to` (inclusive) into every projection: for replays into a fresh directory. */
   async runUntil(to: number, onProgress?: Progress): Promise<void> {
     const lanes = [...this.#lanes.values()];
-    await this.#holdingAll(lanes, () =>
-      this.#advance(lanes, Math.min(to, this.#options.log.head), this.#options.rebuildWindowSize ?? 50_000, onProgress),
-    );
+    const end = Math.min(to, this.#options.log.head);
+    const progress = this.#progress(lanes, end, onProgress);
+    await Promise.all(lanes.map((lane) => lane.queue.add(() => this.#advance(lane, end, this.#options.rebuildWindowSize ?? 20_000, progress))));
+    onProgress?.(end, end);
+  }
+
+  #progress(lanes: Lane[], total: number, onProgress: Progress | undefined): (() => void) | undefined {
+    if (!onProgress) return undefined;
+    return () => onProgress(Math.min(...lanes.map((lane) => lane.checkpoint.seq)), total);
+  }
+
+  #lane(name: string): Lane {
+    const lane = this.#lanes.get(name);
+    if (!lane) throw new Error(`no projection named ${name}; there are ${this.names.join(', ')}`);
+    return lane;
   }
 
   #select(only: readonly string[] | undefined): Lane[] {
     if (!only || only.length === 0) return [...this.#lanes.values()];
-    return only.map((name) => {
-      const lane = this.#lanes.get(name);
-      if (!lane) throw new Error(`no projector named ${name}; there are ${this.names.join(', ')}`);
-      return lane;
-    });
+    return only.map((name) => this.#lane(name));
+  }
+
+  #initial(projection: Projection<unknown>): Checkpoint {
+    return { logId: this.#options.log.id, projectorVersion: projection.projector.projectorVersion, seq: 0 };
   }
 
   #schedule(lane: Lane): Promise<void> {
@@ -178,112 +282,161 @@ export class ProjectionRunner {
     const task = lane.queue.add(async () => {
       started = true;
       lane.pending = undefined;
-      if (!lane.fault) await this.#advance([lane], this.#options.log.head, this.#options.windowSize ?? 2000);
+      if (!lane.fault) await this.#advance(lane, this.#options.log.head, this.#options.windowSize ?? 2000);
     });
     if (!started) lane.pending = task;
     return task;
   }
 
-  // Runs `work` while it alone holds the queues of all these lanes.
-  async #holdingAll(lanes: Lane[], work: () => Promise<void>): Promise<void> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const held = lanes.map(
-      (lane) => new Promise<void>((entered) => void lane.queue.add(() => (entered(), released))),
-    );
-    await Promise.all(held);
+  async #advance(lane: Lane, to: number, windowSize: number, onWindow?: () => void): Promise<void> {
+    if (!lane.store) throw new Error(`${lane.name} has no state store: this engine only reads`);
     try {
-      await work();
-    } finally {
-      release();
+      if (lane.resetPending) {
+        const { reason, note } = lane.resetPending;
+        await this.#reset(lane, note ? { reason, at: this.#now() } : undefined);
+        lane.resetPending = undefined;
+      }
+      await this.#retryFailed(lane);
+      while (!lane.fault && lane.checkpoint.seq < to) {
+        const slots = await this.#windows.read(lane.checkpoint.seq + 1, to, windowSize);
+        if (slots.length === 0) break;
+        await this.#foldWindow(lane, slots);
+        onWindow?.();
+      }
+      lane.failing = undefined;
+    } catch (err) {
+      const at = this.#now();
+      lane.failing = { message: describeError(err), since: lane.failing?.since ?? at, at };
+      throw err;
     }
   }
 
-  async #advance(lanes: Lane[], to: number, windowSize: number, onProgress?: Progress): Promise<void> {
-    const active = lanes.filter((lane) => !lane.fault && lane.checkpoint.seq < to);
-    if (active.length === 0) return;
-    const from = Math.min(...active.map((lane) => lane.checkpoint.seq)) + 1;
-    let window: StoredEnvelope[] = [];
-    for await (const batch of this.#options.log.read({ from, to })) {
-      window.push(...batch);
-      if (window.length >= windowSize) {
-        await this.#foldWindow(active, window);
-        onProgress?.(window[window.length - 1]!.seq, to);
-        window = [];
-      }
-    }
-    if (window.length > 0) await this.#foldWindow(active, window);
-    onProgress?.(to, to);
+  /** Starts a lane over: the sink drops what it owns, the store moves to an empty generation. */
+  async #reset(lane: Lane, note: ResetNote | undefined): Promise<void> {
+    await lane.projection.sink.reset();
+    const fresh = lane.checkpoint.seq === 0 && lane.failed.size === 0 && !lane.fault && (await lane.store!.checkpoint()) === undefined;
+    if (!fresh || note) await lane.store!.reset(note);
+    lane.lastReset = note;
+    lane.checkpoint = this.#initial(lane.projection);
+    lane.fault = undefined;
+    lane.failing = undefined;
+    lane.failed.clear();
+    lane.cache.clear();
   }
 
-  async #foldWindow(lanes: Lane[], window: StoredEnvelope[]): Promise<void> {
-    // Each event is checked and upcast once, however many projectors read it.
-    const decoded: Array<DomainEvent | Error | undefined> = new Array(window.length);
-    const first = window[0]!.seq;
-    const read = (raw: StoredEnvelope): DomainEvent => {
-      const at = raw.seq - first;
-      let event = decoded[at];
-      if (event === undefined) {
-        try {
-          event = this.#options.catalog.readStored(raw);
-        } catch (err) {
-          event = err instanceof Error ? err : new Error(String(err));
-        }
-        decoded[at] = event;
-      }
-      if (event instanceof Error) throw event;
-      return event;
+  async #foldWindow(lane: Lane, slots: readonly WindowSlot[]): Promise<void> {
+    const { projector } = lane.projection;
+    // The round's changes, over the committed rows; dropped whole if the round fails.
+    const changed = new Map<string, unknown>();
+    // Committed rows loaded during this round, kept for its length whatever the cache evicts.
+    const loaded = new Map<string, unknown>();
+    const view: RowReader<unknown> = {
+      get(key) {
+        if (changed.has(key)) return changed.get(key) ?? undefined;
+        if (loaded.has(key)) return loaded.get(key);
+        const cached = lane.cache.get(key);
+        if (cached === ABSENT) return undefined;
+        if (cached !== undefined) return cached;
+        throw new RowNotLoaded(key);
+      },
     };
-    await Promise.all(lanes.filter((lane) => !lane.fault).map((lane) => this.#foldLane(lane, window, read)));
-  }
-
-  async #foldLane(lane: Lane, window: StoredEnvelope[], read: (raw: StoredEnvelope) => DomainEvent): Promise<void> {
-    const { projector, sink } = lane.projection;
-    const start = lane.checkpoint;
-    let state = start.state;
-    let seq = start.seq;
-    const changes = new Map<string, Change>();
-    let failed: { raw: StoredEnvelope; error: unknown } | undefined;
-    for (const raw of window) {
-      if (raw.seq <= seq) continue;
-      if (lane.handles.has(raw.type)) {
+    let seq = lane.checkpoint.seq;
+    let failed: { slot: WindowSlot; error: unknown } | undefined;
+    for (const slot of slots) {
+      if (slot.raw.seq <= seq) continue;
+      if (lane.handles.has(slot.raw.type)) {
+        let changes: readonly RowChange<unknown>[];
         try {
-          const next = projector.evolve(state, read(raw));
-          state = next.state;
-          for (const change of next.changes) changes.set(change.key, change);
+          const event = slot.event(this.#options.catalog);
+          changes = await this.#evolve(lane, view, loaded, event);
         } catch (error) {
-          failed = { raw, error };
+          failed = { slot, error };
           break;
         }
+        for (const change of changes) changed.set(change.key, change.row);
       }
-      seq = raw.seq;
+      seq = slot.raw.seq;
     }
+    // Even when an event could not be folded, those before it count: the lane stops right there.
+    await this.#commit(lane, changed, seq);
     if (failed) {
-      // evolve may have half-updated the state it was given: start again from the saved
-      // checkpoint and fold only the events before the one that threw.
-      const good = window.filter((raw) => raw.seq > start.seq && raw.seq < failed.raw.seq);
-      const saved = (await this.#options.store.load(projector.name)) ?? initial(lane.projection);
-      lane.checkpoint = saved;
-      if (good.length > 0) await this.#foldLane(lane, good, read);
       lane.fault = {
         projector: projector.name,
-        seq: failed.raw.seq,
-        eventId: failed.raw.id,
-        eventType: failed.raw.type,
+        seq: failed.slot.raw.seq,
+        eventId: failed.slot.raw.id,
+        eventType: failed.slot.raw.type,
         message: describeError(failed.error),
-        at: this.#options.clock.now().toISOString(),
+        at: this.#now(),
       };
-      await this.#options.store.saveFault(lane.fault);
-      return;
+      await lane.store!.saveFault(lane.fault);
     }
-    await sink.apply([...changes.values()]);
-    this.#options.afterSinkApplied?.(projector.name, seq);
-    const checkpoint: Checkpoint = { projectorVersion: projector.projectorVersion, seq, state };
-    await this.#options.store.save(projector.name, checkpoint);
-    lane.checkpoint = checkpoint;
   }
-}
 
-function initial(projection: Projection<unknown, Change>): Checkpoint {
-  return { projectorVersion: projection.projector.projectorVersion, seq: 0, state: projection.projector.initialState() };
+  /** evolve, loading each committed row it asks for that is not in memory, then asking again. */
+  async #evolve(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, event: DomainEvent): Promise<readonly RowChange<unknown>[]> {
+    for (;;) {
+      try {
+        return lane.projection.projector.evolve(view, event);
+      } catch (err) {
+        if (!(err instanceof RowNotLoaded)) throw err;
+        const [row] = await lane.store!.rows([err.key]);
+        loaded.set(err.key, row);
+        lane.cache.set(err.key, row);
+      }
+    }
+  }
+
+  async #commit(lane: Lane, changed: Map<string, unknown>, seq: number): Promise<void> {
+    if (changed.size === 0 && seq === lane.checkpoint.seq) return;
+    const changes = [...changed].map(([key, row]) => ({ key, row }));
+    const report = changes.length > 0 ? await lane.projection.sink.apply(changes, this.#sinkContext(lane)) : { outputs: [], failed: [] };
+    this.#options.afterSinkApplied?.(lane.name, seq);
+    const failures = this.#failures(lane, changed.keys(), report, seq);
+    const checkpoint: Checkpoint = { logId: this.#options.log.id, projectorVersion: lane.projection.projector.projectorVersion, seq };
+    await lane.store!.commit({ rows: changed, outputs: report.outputs, failures, checkpoint });
+    lane.checkpoint = checkpoint;
+    for (const [key, row] of changed) lane.cache.set(key, row);
+    this.#recordFailures(lane, failures);
+  }
+
+  /** Rows whose outputs failed are made again after a wait that grows while they keep failing. */
+  async #retryFailed(lane: Lane): Promise<void> {
+    if (lane.failed.size === 0 || performance.now() < lane.retryAt) return;
+    const keys = [...lane.failed.keys()];
+    const rows = await lane.store!.rows(keys);
+    const report = await lane.projection.sink.apply(keys.map((key, i) => ({ key, row: rows[i] ?? null })), this.#sinkContext(lane));
+    const failures = this.#failures(lane, keys, report, lane.checkpoint.seq);
+    await lane.store!.commit({ rows: new Map(), outputs: report.outputs, failures });
+    this.#recordFailures(lane, failures);
+    const base = this.#options.retryFailedMs ?? 30_000;
+    lane.retryDelay = lane.failed.size > 0 ? Math.min(lane.retryDelay * 2, 10 * 60_000) : base;
+    lane.retryAt = performance.now() + (lane.failed.size > 0 ? lane.retryDelay : 0);
+  }
+
+  #failures(lane: Lane, keys: Iterable<string>, report: SinkReport, seq: number): Array<[string, RowFailure | null]> {
+    const failures: Array<[string, RowFailure | null]> = [];
+    const now = new Set<string>();
+    for (const { key, message } of report.failed) {
+      now.add(key);
+      const before = lane.failed.get(key);
+      failures.push([key, { key, message, seq: before?.seq ?? seq, at: before?.at ?? this.#now() }]);
+    }
+    for (const key of keys) if (!now.has(key) && lane.failed.has(key)) failures.push([key, null]);
+    return failures;
+  }
+
+  #recordFailures(lane: Lane, failures: Array<[string, RowFailure | null]>): void {
+    for (const [key, failure] of failures) {
+      if (failure) lane.failed.set(key, failure);
+      else lane.failed.delete(key);
+    }
+  }
+
+  #sinkContext(lane: Lane): SinkContext {
+    return { outputs: (paths) => lane.store!.outputs(paths) };
+  }
+
+  #now(): string {
+    return this.#options.clock.now().toISOString();
+  }
 }

@@ -2,8 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SkillsInventoried } from '../../events/engram-events.js';
 import type { Envelope } from '../../events/envelope.js';
-import type { InstalledSkill } from '../../projections/project-stats.js';
-import type { StatsState } from '../../projections/stats.js';
+import type { InstalledSkill, ProjectStats } from '../../projections/project-stats.js';
 import type { Reactor, ReactorContext } from '../engine/reactor.js';
 
 export interface SkillsInventoryOptions {
@@ -23,11 +22,12 @@ export function skillsInventoryReactor(options: SkillsInventoryOptions = {}): Re
   return {
     name: 'skills-inventory',
     async react(ctx: ReactorContext): Promise<Envelope[]> {
-      const stats = ctx.runner.stateOf<StatsState>('stats');
-      if (!stats) return [];
       const now = ctx.clock.now();
       const events: Envelope[] = [];
-      for (const [project, projectStats] of stats.projects) {
+      // Committed rows: what the stats files already show, never a round still in progress.
+      for await (const [, row] of ctx.runner.rowsOf('stats').entries('project:')) {
+        const projectStats = row as ProjectStats;
+        const { project } = projectStats;
         const last = scanned.get(project);
         if (last && last.sessions === projectStats.sessions && now.getTime() - last.at < rescanMs) continue;
         scanned.set(project, { sessions: projectStats.sessions, at: now.getTime() });
