@@ -18,6 +18,7 @@ import { ingestSpool } from '../src/workers/ingest/ingest.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
+import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -28,6 +29,7 @@ try {
   await benchHooks();
   await benchIngest();
   await benchRebuild();
+  await benchFlatCost();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -103,6 +105,30 @@ async function benchIngest(): Promise<void> {
     target: 'reported',
     ok: true,
     detail: 'one file read, parsed, validated and unlinked per event: file-system bound',
+  });
+}
+
+async function benchFlatCost(): Promise<void> {
+  const sizes = [10_000, 100_000, 1_000_000];
+  const results = await flatCostBench(scratch, sizes, 60);
+  const base = results[0]!;
+  for (const result of results.slice(1)) {
+    const ratio = result.medianMs / base.medianMs;
+    rows.push({
+      what: `one new event, ${result.size.toLocaleString('en')} vs ${base.size.toLocaleString('en')} of history`,
+      ratio,
+      target: '≤ 1.50',
+      ok: ratio <= 1.5,
+      detail: `median of 50, interleaved: ${result.medianMs.toFixed(2)} ms vs ${base.medianMs.toFixed(2)} ms (append, fold, files, commit)`,
+    });
+  }
+  const rebuild = rebuildInChild(join(scratch, `history-${sizes.at(-1)}`));
+  rows.push({
+    what: `rebuild ${rebuild.events.toLocaleString('en')} events vs decode, in its own process`,
+    ratio: rebuild.rebuildMs / rebuild.decodeMs,
+    target: 'reported',
+    ok: true,
+    detail: `rebuild ${(rebuild.rebuildMs / 1000).toFixed(1)} s, iterate+decode ${(rebuild.decodeMs / 1000).toFixed(1)} s, peak RSS ${rebuild.peakRssMb.toFixed(0)} MB`,
   });
 }
 

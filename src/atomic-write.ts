@@ -9,7 +9,10 @@ export interface AtomicWriteOptions {
    * may turn it off to save the milliseconds.
    */
   durable?: boolean;
-  /** Permission bits of the file, kept exactly (not filtered by the umask). Default 0o644 for a new file. */
+  /**
+   * Permission bits of the file, set exactly (not filtered by the umask), to keep an existing
+   * file's. Default: 0o666 less the umask, what any editor gives a new file.
+   */
   mode?: number;
   /** Create the parent directory when it is missing. Default true. */
   makeDir?: boolean;
@@ -28,11 +31,11 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opti
   const tmp = join(dir, `.${basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   let fd: number;
   try {
-    fd = openSync(tmp, 'wx', options.mode ?? 0o644);
+    fd = openSync(tmp, 'wx', options.mode ?? 0o666);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || options.makeDir === false) throw err;
     mkdirSync(dir, { recursive: true });
-    fd = openSync(tmp, 'wx', options.mode ?? 0o644);
+    fd = openSync(tmp, 'wx', options.mode ?? 0o666);
   }
   try {
     try {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
@@ -72,6 +72,15 @@ describe('the CLI', () => {
     expect(healthy.stdout).toContain('all 4 projections are up to date');
     expect(healthy.stdout).toContain('hooks are installed in');
     expect(healthy.code).toBe(0);
+    // A view someone deleted is not "up to date".
+    const trace = join(h.paths.views, 'trace', readdirSync(join(h.paths.views, 'trace'))[0]!);
+    rmSync(trace);
+    const missing = await runCli(['doctor'], h.env);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain(`✗ 1 file(s) that projection trace wrote are gone (e.g. ${trace}); \`engram rebuild --only trace\` writes them again`);
+    expect((await runCli(['rebuild', '--only', 'trace'], h.env)).code).toBe(0);
+    expect(existsSync(trace)).toBe(true);
+    expect((await runCli(['doctor'], h.env)).code).toBe(0);
   });
 
   it('runs a worker that exits by itself once idle, removing its pid file and socket', async () => {

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-write.js';
 import { systemClock } from '../clock.js';
 import { EngramError } from '../errors.js';
 
@@ -40,8 +39,8 @@ export async function readSettings(settingsPath: string): Promise<CurrentSetting
 }
 
 /**
- * Backs up the previous content (when there was a file), then replaces the settings atomically:
- * a temp file beside the real file, synced, renamed over it. A symlinked settings.json (dotfile
+ * Backs up the previous content (when there was a file), then replaces the settings atomically
+ * (writeFileAtomic: a synced temp file renamed over it). A symlinked settings.json (dotfile
  * managers do that) stays a symlink; its target is what gets replaced.
  */
 export async function writeSettings(
@@ -51,32 +50,14 @@ export async function writeSettings(
   now: Date = systemClock.now(),
 ): Promise<string | null> {
   const text = `${JSON.stringify(settings, null, 2)}\n`;
-  // A new file gets what any editor would give it (0666 less the umask).
-  const mode = current?.mode ?? 0o666;
   let backupPath: string | null = null;
   let target = settingsPath;
   if (current) {
     backupPath = await writeBackup(settingsPath, current, now);
     if ((await lstat(settingsPath)).isSymbolicLink()) target = await realpath(settingsPath);
-  } else {
-    await mkdir(dirname(settingsPath), { recursive: true });
   }
-  const temp = `${target}.engram-tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  try {
-    const handle = await open(temp, 'wx', mode);
-    try {
-      // open()'s mode passes through the umask; an existing file's bits are kept exactly.
-      if (current) await handle.chmod(mode);
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, target);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
+  // An existing file keeps its permission bits exactly; a new one gets what an editor gives it.
+  writeFileAtomic(target, text, current ? { mode: current.mode } : {});
   return backupPath;
 }
 

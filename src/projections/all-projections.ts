@@ -16,8 +16,8 @@ export interface ProjectionRoots {
 /** Every projection of this build, with sinks writing under these roots. */
 export function allProjections(roots: ProjectionRoots): Projection[] {
   const projections = [
-    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], keepEdits: false }) },
-    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false }) },
+    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], keepEdits: false, durable: false }) },
+    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false, durable: false }) },
     { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }) },
     { projector: countsProjector, sink: rowsOnlySink },
   ];

@@ -54,47 +54,60 @@ export function emptyProjectStats(project: string, at: string): ProjectStats {
 export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): ProjectStats {
   // What is installed is not activity: it moves neither the dates nor the counts.
   if (event.type === 'SkillsInventoried') return { ...stats, skillsInstalled: event.data.skills };
-  let next: ProjectStats = {
-    ...stats,
-    sessions: stats.sessions + (newSession ? 1 : 0),
-    lastAt: event.ts > stats.lastAt ? event.ts : stats.lastAt,
+  // One new row per event, built once: this runs for every event of a rebuild.
+  let { prompts, compactions, toolCalls, toolErrors, tools, commands, skillsUsed, recentFailures } = stats;
+  const failure = (tool: string, input: string, error: string): void => {
+    toolErrors++;
+    recentFailures = [{ at: event.ts, tool, input, error }, ...recentFailures].slice(0, RECENT_FAILURES);
   };
   switch (event.type) {
     case 'PromptSubmitted':
-      next = { ...next, prompts: next.prompts + 1 };
+      prompts++;
       break;
     case 'CompactionStarted':
-      next = { ...next, compactions: next.compactions + 1 };
+      compactions++;
       break;
     case 'ToolCalled': {
       const { tool, input, ok } = event.data;
-      next = countTool(next, tool, !ok, { at: event.ts, tool, input, error: ok ? '' : 'reported an error' });
-      if (tool === 'Bash') next = { ...next, commands: bump(next.commands, program(input)) };
-      else if (tool === 'Skill' && input) next = { ...next, skillsUsed: bump(next.skillsUsed, input) };
+      toolCalls++;
+      tools = countTool(tools, tool, !ok);
+      if (!ok) failure(tool, input, 'reported an error');
+      if (tool === 'Bash') commands = bump(commands, program(input));
+      else if (tool === 'Skill' && input) skillsUsed = bump(skillsUsed, input);
       break;
     }
     case 'ToolFailed': {
       const { tool, input, error } = event.data;
-      next = countTool(next, tool, true, { at: event.ts, tool, input, error });
+      toolCalls++;
+      tools = countTool(tools, tool, true);
+      failure(tool, input, error);
       break;
     }
     default:
       break;
   }
-  return next;
+  return {
+    project: stats.project,
+    sessions: stats.sessions + (newSession ? 1 : 0),
+    prompts,
+    toolCalls,
+    toolErrors,
+    compactions,
+    tools,
+    commands,
+    skillsUsed,
+    skillsInstalled: stats.skillsInstalled,
+    recentFailures,
+    firstAt: stats.firstAt,
+    lastAt: event.ts > stats.lastAt ? event.ts : stats.lastAt,
+  };
 }
 
-function countTool(stats: ProjectStats, tool: string, failed: boolean, failure: Failure): ProjectStats {
-  const count = stats.tools.get(tool) ?? { calls: 0, errors: 0 };
-  const tools = new Map(stats.tools);
-  tools.set(tool, { calls: count.calls + 1, errors: count.errors + (failed ? 1 : 0) });
-  return {
-    ...stats,
-    tools,
-    toolCalls: stats.toolCalls + 1,
-    toolErrors: stats.toolErrors + (failed ? 1 : 0),
-    recentFailures: failed ? [failure, ...stats.recentFailures].slice(0, RECENT_FAILURES) : stats.recentFailures,
-  };
+function countTool(tools: ReadonlyMap<string, ToolCount>, tool: string, failed: boolean): Map<string, ToolCount> {
+  const count = tools.get(tool) ?? { calls: 0, errors: 0 };
+  const next = new Map(tools);
+  next.set(tool, { calls: count.calls + 1, errors: count.errors + (failed ? 1 : 0) });
+  return next;
 }
 
 function bump(counts: ReadonlyMap<string, number>, key: string): Map<string, number> {

@@ -21,7 +21,10 @@ export interface RunnerOptions {
    * redo after a crash. Default 2000.
    */
   windowSize?: number;
-  /** The same during a rebuild or replay, where fewer commits make it faster. Default 20,000. */
+  /**
+   * The same during a rebuild or replay, where fewer commits make it faster (memory files are
+   * rewritten, and synced, once per round). Default 100,000.
+   */
   rebuildWindowSize?: number;
   /** Committed rows each projection keeps in memory. Default 20,000. */
   rowCacheSize?: number;
@@ -77,7 +80,22 @@ interface Lane {
   retryDelay: number;
   retryAt: number;
   pending: Promise<void> | undefined;
+  /**
+   * Set while the lane's store has held nothing but what this runner wrote to it since it was
+   * empty (after a reset, or on a first run): a key not in these sets is known to be absent,
+   * so a rebuild never asks LevelDB for the thousands of rows that do not exist yet.
+   */
+  written: { rows: Set<string>; outputs: Set<string> } | undefined;
 }
+
+/** Beyond this many keys a lane stops tracking what it wrote and asks the store instead. */
+const WRITTEN_LIMIT = 500_000;
+/**
+ * Events read from the log at a time. Small, so the events lanes share stay short-lived (a
+ * rebuild holding tens of thousands of decoded events spends its time in the garbage
+ * collector); a round, between commits, spans many chunks.
+ */
+const CHUNK = 2000;
 
 /** Thrown by a row view for a row that is in the store but not in memory; the runner loads it. */
 class RowNotLoaded {
@@ -143,6 +161,7 @@ export class ProjectionRunner {
         retryDelay: this.#options.retryFailedMs ?? 30_000,
         retryAt: 0,
         pending: undefined,
+        written: undefined,
       });
       if (laneStore && !resetPending) await laneStore.clearStale();
     }
@@ -237,7 +256,7 @@ export class ProjectionRunner {
         lane.queue.add(async () => {
           lane.resetPending = undefined;
           await this.#reset(lane, undefined);
-          await this.#advance(lane, head, this.#options.rebuildWindowSize ?? 20_000, progress);
+          await this.#advance(lane, head, this.#options.rebuildWindowSize ?? 100_000, progress);
         }),
       ),
     );
@@ -249,7 +268,7 @@ export class ProjectionRunner {
     const lanes = [...this.#lanes.values()];
     const end = Math.min(to, this.#options.log.head);
     const progress = this.#progress(lanes, end, onProgress);
-    await Promise.all(lanes.map((lane) => lane.queue.add(() => this.#advance(lane, end, this.#options.rebuildWindowSize ?? 20_000, progress))));
+    await Promise.all(lanes.map((lane) => lane.queue.add(() => this.#advance(lane, end, this.#options.rebuildWindowSize ?? 100_000, progress))));
     onProgress?.(end, end);
   }
 
@@ -298,9 +317,7 @@ export class ProjectionRunner {
       }
       await this.#retryFailed(lane);
       while (!lane.fault && lane.checkpoint.seq < to) {
-        const slots = await this.#windows.read(lane.checkpoint.seq + 1, to, windowSize);
-        if (slots.length === 0) break;
-        await this.#foldWindow(lane, slots);
+        if (!(await this.#round(lane, Math.min(to, lane.checkpoint.seq + windowSize)))) break;
         onWindow?.();
       }
       lane.failing = undefined;
@@ -322,9 +339,14 @@ export class ProjectionRunner {
     lane.failing = undefined;
     lane.failed.clear();
     lane.cache.clear();
+    lane.written = { rows: new Set(), outputs: new Set() };
   }
 
-  async #foldWindow(lane: Lane, slots: readonly WindowSlot[]): Promise<void> {
+  /**
+   * One round: folds the events after the checkpoint up to `end` (read in chunks that the lanes
+   * share) into a scratch set of rows, then commits it. False when the log had nothing to read.
+   */
+  async #round(lane: Lane, end: number): Promise<boolean> {
     const { projector } = lane.projection;
     // The round's changes, over the committed rows; dropped whole if the round fails.
     const changed = new Map<string, unknown>();
@@ -332,31 +354,40 @@ export class ProjectionRunner {
     const loaded = new Map<string, unknown>();
     const view: RowReader<unknown> = {
       get(key) {
-        if (changed.has(key)) return changed.get(key) ?? undefined;
-        if (loaded.has(key)) return loaded.get(key);
+        // Rows are never undefined here: a deleted row is null, a row the store lacks is ABSENT.
+        const row = changed.get(key) ?? loaded.get(key);
+        if (row !== undefined) return row === null || row === ABSENT ? undefined : row;
         const cached = lane.cache.get(key);
         if (cached === ABSENT) return undefined;
         if (cached !== undefined) return cached;
+        if (lane.written && !lane.written.rows.has(key)) return undefined;
         throw new RowNotLoaded(key);
       },
     };
     let seq = lane.checkpoint.seq;
     let failed: { slot: WindowSlot; error: unknown } | undefined;
-    for (const slot of slots) {
-      if (slot.raw.seq <= seq) continue;
-      if (lane.handles.has(slot.raw.type)) {
-        let changes: readonly RowChange<unknown>[];
-        try {
-          const event = slot.event(this.#options.catalog);
-          changes = await this.#evolve(lane, view, loaded, event);
-        } catch (error) {
-          failed = { slot, error };
-          break;
+    while (seq < end && !failed) {
+      const slots = await this.#windows.read(seq + 1, end, CHUNK);
+      if (slots.length === 0) break;
+      for (const slot of slots) {
+        if (lane.handles.has(slot.raw.type)) {
+          let changes: readonly RowChange<unknown>[];
+          try {
+            const event = slot.event(this.#options.catalog);
+            // Synchronous unless a row must be loaded first: an await per event would cost a
+            // rebuild more than the folding itself.
+            const folded = this.#tryEvolve(lane, view, event);
+            changes = folded instanceof RowNotLoaded ? await this.#evolve(lane, view, loaded, event, folded) : folded;
+          } catch (error) {
+            failed = { slot, error };
+            break;
+          }
+          for (const change of changes) changed.set(change.key, change.row);
         }
-        for (const change of changes) changed.set(change.key, change.row);
+        seq = slot.raw.seq;
       }
-      seq = slot.raw.seq;
     }
+    if (seq === lane.checkpoint.seq && !failed) return false;
     // Even when an event could not be folded, those before it count: the lane stops right there.
     await this.#commit(lane, changed, seq);
     if (failed) {
@@ -370,19 +401,26 @@ export class ProjectionRunner {
       };
       await lane.store!.saveFault(lane.fault);
     }
+    return true;
+  }
+
+  #tryEvolve(lane: Lane, view: RowReader<unknown>, event: DomainEvent): readonly RowChange<unknown>[] | RowNotLoaded {
+    try {
+      return lane.projection.projector.evolve(view, event);
+    } catch (err) {
+      if (err instanceof RowNotLoaded) return err;
+      throw err;
+    }
   }
 
   /** evolve, loading each committed row it asks for that is not in memory, then asking again. */
-  async #evolve(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, event: DomainEvent): Promise<readonly RowChange<unknown>[]> {
-    for (;;) {
-      try {
-        return lane.projection.projector.evolve(view, event);
-      } catch (err) {
-        if (!(err instanceof RowNotLoaded)) throw err;
-        const [row] = await lane.store!.rows([err.key]);
-        loaded.set(err.key, row);
-        lane.cache.set(err.key, row);
-      }
+  async #evolve(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, event: DomainEvent, missing: RowNotLoaded): Promise<readonly RowChange<unknown>[]> {
+    for (let miss: RowNotLoaded | readonly RowChange<unknown>[] = missing; ; ) {
+      if (!(miss instanceof RowNotLoaded)) return miss;
+      const [row] = await lane.store!.rows([miss.key]);
+      loaded.set(miss.key, row ?? ABSENT);
+      lane.cache.set(miss.key, row);
+      miss = this.#tryEvolve(lane, view, event);
     }
   }
 
@@ -397,6 +435,11 @@ export class ProjectionRunner {
     lane.checkpoint = checkpoint;
     for (const [key, row] of changed) lane.cache.set(key, row);
     this.#recordFailures(lane, failures);
+    if (lane.written) {
+      for (const key of changed.keys()) lane.written.rows.add(key);
+      for (const [path] of report.outputs) lane.written.outputs.add(path);
+      if (lane.written.rows.size + lane.written.outputs.size > WRITTEN_LIMIT) lane.written = undefined;
+    }
   }
 
   /** Rows whose outputs failed are made again after a wait that grows while they keep failing. */
@@ -433,7 +476,16 @@ export class ProjectionRunner {
   }
 
   #sinkContext(lane: Lane): SinkContext {
-    return { outputs: (paths) => lane.store!.outputs(paths) };
+    return {
+      outputs: async (paths) => {
+        const written = lane.written?.outputs;
+        if (!written) return lane.store!.outputs(paths);
+        // Only paths this lane wrote since its store was empty can have a record.
+        const asked = paths.filter((path) => written.has(path));
+        const found = new Map((await lane.store!.outputs(asked)).map((record, i) => [asked[i]!, record]));
+        return paths.map((path) => found.get(path));
+      },
+    };
   }
 
   #now(): string {

@@ -35,7 +35,7 @@ interface Window {
 }
 
 export interface WindowReaderOptions {
-  /** Windows kept decoded, so that lanes a little apart share one read and one decode. Default 4. */
+  /** Windows kept decoded, so that lanes a little apart share one read and one decode. Default 8. */
   keep?: number;
 }
 
@@ -54,19 +54,32 @@ export class WindowReader {
   constructor(log: EventLog, catalog: EventCatalog, options: WindowReaderOptions = {}) {
     this.#log = log;
     this.#catalog = catalog;
-    this.#keep = options.keep ?? 4;
+    this.#keep = options.keep ?? 8;
   }
 
   get catalog(): EventCatalog {
     return this.#catalog;
   }
 
-  /** The events from `from` up to `to`, stopping at the end of the window of `size` holding `from`. */
+  /**
+   * The events from `from` up to `to`, stopping at the end of the window of `size` holding
+   * `from`. When `to` lies beyond that window, the next one is read ahead meanwhile, so a lane
+   * folding one window never waits for the disk to give it the next.
+   */
   async read(from: number, to: number, size: number): Promise<WindowSlot[]> {
     const start = Math.floor((from - 1) / size) * size + 1;
     const last = Math.min(start + size - 1, to);
     if (last < from) return [];
-    const id = `${size}:${start}`;
+    const window = this.#load(start, from, last);
+    if (to > last) void this.#load(last + 1, last + 1, Math.min(last + size, to)).catch(() => undefined);
+    await window;
+    const id = `${start}`;
+    return this.#windows.get(id)!.slots.slice(from - start, last - start + 1);
+  }
+
+  /** Makes sure the window starting at `start` holds `from`..`last`. */
+  #load(start: number, from: number, last: number): Promise<void> {
+    const id = `${start}`;
     let window = this.#windows.get(id);
     if (window) {
       this.#windows.delete(id);
@@ -81,19 +94,18 @@ export class WindowReader {
     // A failed load is the caller's error, not the next caller's.
     w.loading = w.loading.catch(() => undefined).then(async () => {
       if (from < w.loadedFrom) {
-        await this.#load(w, from, w.loadedFrom - 1);
+        await this.#readInto(w, from, w.loadedFrom - 1);
         w.loadedFrom = from;
       }
       if (last > w.loadedTo) {
-        await this.#load(w, Math.max(w.loadedTo + 1, w.loadedFrom), last);
+        await this.#readInto(w, Math.max(w.loadedTo + 1, w.loadedFrom), last);
         w.loadedTo = last;
       }
     });
-    await w.loading;
-    return w.slots.slice(from - start, last - start + 1);
+    return w.loading;
   }
 
-  async #load(window: Window, from: number, to: number): Promise<void> {
+  async #readInto(window: Window, from: number, to: number): Promise<void> {
     for await (const batch of this.#log.read({ from, to, batchSize: 2000 })) {
       for (const raw of batch) window.slots[raw.seq - window.start] = new WindowSlot(raw);
     }

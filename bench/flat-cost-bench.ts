@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fixedClock } from '../src/clock.js';
+import { defaultCatalog } from '../src/events/default-catalog.js';
+import type { Envelope } from '../src/events/envelope.js';
+import { LevelEventLog } from '../src/log/level-event-log.js';
+import { allProjections } from '../src/projections/all-projections.js';
+import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
+import { StateStore } from '../src/workers/engine/state-store.js';
+import { syntheticEvents } from './synthetic-events.js';
+
+export interface FlatCostResult {
+  /** Events of history. */
+  size: number;
+  /** Median time to append one new event and bring every projection up to it. */
+  medianMs: number;
+}
+
+export interface RebuildResult {
+  events: number;
+  rebuildMs: number;
+  decodeMs: number;
+  peakRssMb: number;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Histories of the given sizes, written in chunks of 1,000 sessions (100 events each) that
+ * follow one another in time, so that no chunk's ids or times overlap another's.
+ */
+export async function buildHistory(dir: string, size: number): Promise<void> {
+  const log = await LevelEventLog.open(join(dir, 'log'));
+  const sessions = size / 100;
+  for (let done = 0, chunk = 0; done < sessions; chunk++) {
+    const count = Math.min(1000, sessions - done);
+    const start = new Date(Date.parse('2025-01-01T08:00:00.000Z') + chunk * 20 * DAY).toISOString();
+    const events = syntheticEvents({ sessions: count, eventsPerSession: 100, projects: 8, seed: 100 + chunk, start });
+    for (let i = 0; i < events.length; i += 5000) await log.append(events.slice(i, i + 5000));
+    done += count;
+  }
+  await log.close();
+}
+
+/**
+ * The cost of keeping up: for each history size, the median time to append one more event of a
+ * live session and bring every projection up to it. The sizes are measured round-robin, one
+ * event each in turn, so that a busy moment of the machine falls on all of them alike.
+ */
+export async function flatCostBench(scratch: string, sizes: readonly number[], rounds: number): Promise<FlatCostResult[]> {
+  const opened: Array<{ size: number; log: LevelEventLog; store: StateStore; runner: ProjectionRunner; times: number[] }> = [];
+  for (const size of sizes) {
+    const dir = join(scratch, `history-${size}`);
+    await buildHistory(dir, size);
+    const log = await LevelEventLog.open(join(dir, 'log'));
+    const store = await StateStore.open(join(dir, 'state'), { now: () => new Date() });
+    const runner = new ProjectionRunner({
+      log,
+      catalog: defaultCatalog(),
+      store,
+      projections: allProjections({ views: join(dir, 'views'), claude: join(dir, 'claude') }),
+      clock: fixedClock(new Date()),
+    });
+    await runner.start();
+    await runner.catchUp();
+    opened.push({ size, log, store, runner, times: [] });
+  }
+  // One more session, after every history, its events fed one at a time.
+  const live = syntheticEvents({ sessions: 1, eventsPerSession: rounds + 10, projects: 8, seed: 999, start: '2030-01-01T08:00:00.000Z' });
+  for (let round = 0; round < rounds; round++) {
+    for (const h of opened) {
+      const event: Envelope = live[round]!;
+      const t = performance.now();
+      await h.log.append([event]);
+      await h.runner.catchUp();
+      // The first rounds warm the row caches and the JIT; they are not counted.
+      if (round >= 10) h.times.push(performance.now() - t);
+    }
+  }
+  const results = opened.map((h) => ({ size: h.size, medianMs: median(h.times) }));
+  for (const h of opened) {
+    await h.store.close();
+    await h.log.close();
+  }
+  return results;
+}
+
+/**
+ * A full rebuild of the history in `dir` in a process of its own, so its peak resident memory is
+ * the rebuild's: against iterating and decoding the same log in that process.
+ */
+export function rebuildInChild(dir: string): RebuildResult {
+  const child = spawnSync(process.execPath, [join(import.meta.dirname, 'rebuild-child.js'), dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`the rebuild child failed: ${child.stderr}`);
+  return JSON.parse(child.stdout.trim().split('\n').pop()!) as RebuildResult;
+}
+
+function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
