@@ -172,3 +172,22 @@ describe('commands that only read', () => {
     expect(existsSync(h.paths.state)).toBe(false);
   });
 });
+
+describe('a projection whose checkpoint cannot be read', () => {
+  it('rebuilds alone while the worker, drains and rebuilds go on, and doctor says so', async () => {
+    const h = seeded();
+    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    const views = walkFiles(h.paths.views);
+    const db = new Level<string, Buffer>(h.paths.state, { valueEncoding: 'buffer' });
+    await db.open();
+    await db.put('!p.trace.0!c', Buffer.from('torn'));
+    await db.close();
+    const drained = await runCli(['worker', '--drain'], h.env);
+    expect(drained.code, drained.stderr).toBe(0);
+    expect(walkFiles(h.paths.views)).toEqual(views);
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.stdout).toMatch(/✓ projection trace was rebuilt from the log at .* because its checkpoint could not be read/);
+    expect(doctor.stdout).not.toMatch(/projection (sessions|stats|counts) was rebuilt/);
+    expect((await runCli(['rebuild'], h.env)).code).toBe(0);
+  });
+});
