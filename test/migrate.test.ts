@@ -47,7 +47,7 @@ describe('engram migrate', () => {
     const backups = readdirSync(h.paths.home).filter((n) => n.startsWith('log.before-'));
     expect(backups.length).toBe(1);
     // The projections were rebuilt from the new log.
-    const session = join(h.paths.views, 'sessions', '-home-dev-src-legacy', '2026-10-01-old-session.json');
+    const session = join(h.paths.views, 'sessions', '-home-dev-src-legacy', '2026-10-01.jsonl');
     expect(existsSync(session)).toBe(true);
     expect(readFileSync(session, 'utf8')).not.toContain(token);
     expect(JSON.parse(readFileSync(session, 'utf8'))).toMatchObject({ session: 'old-session', prompts: 1, toolCalls: 2 });

@@ -1,41 +1,61 @@
 import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
-import { rowChange } from './row-change.js';
+import { rowChange, type RowChange } from './row-change.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
 
 const SESSION = 'session:';
+const DAY = 'day:';
+
+/** The sessions of one project that began on one day, in the order the log first saw them. */
+export interface SessionDay {
+  readonly project: string;
+  readonly day: string;
+  readonly sessions: ReadonlyMap<string, SessionRecord>;
+}
+
+/** Which day row a session's record lives in: fixed by the first event the log holds of it. */
+interface SessionPlace {
+  readonly day: string;
+}
+
+type SessionsRow = SessionDay | SessionPlace;
 
 /**
- * What each session did: one row per session, shown as views/sessions/<project>/<first day>-
- * <session>.json. One small file per session, not a file per project and month: a live event
- * rewrites one session's few hundred bytes, however long the project's history.
+ * What each session did, one line per session in views/sessions/<project>/<YYYY-MM-DD>.jsonl,
+ * by the day the session began. A day, not a file per session (a rebuild of a million events
+ * would write ten thousand files) and not a month (a live event would rewrite a month of
+ * sessions): a live event rewrites the few sessions of its day, however long the history.
  */
-export const sessionsProjector = defineProjector<SessionRecord>({
+export const sessionsProjector = defineProjector<SessionsRow>({
   name: 'sessions',
   projectorVersion: 2,
   handles: sessionEventTypes,
   evolve(state, event) {
     // Rejected stdin may carry no session id at all; there is no session to tell about.
     if (event.session === '') return [];
-    const key = SESSION + event.session;
-    const before = state.get(key) ?? emptySession(event.session, event.project, event.ts);
-    return [rowChange(key, nextSessionRecord(before, event))];
+    const placeKey = SESSION + event.session;
+    const place = state.get(placeKey) as SessionPlace | undefined;
+    const changes: RowChange<SessionsRow>[] = [];
+    let dayKey: string;
+    if (place) dayKey = place.day;
+    else {
+      dayKey = `${DAY}${event.project}\n${event.ts.slice(0, 10)}`;
+      changes.push(rowChange(placeKey, { day: dayKey }));
+    }
+    const day = state.get(dayKey) as SessionDay | undefined;
+    const before = day?.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
+    const sessions = new Map(day?.sessions);
+    sessions.set(event.session, nextSessionRecord(before, event));
+    changes.push(rowChange(dayKey, { project: day?.project ?? event.project, day: day?.day ?? event.ts.slice(0, 10), sessions }));
+    return changes;
   },
 });
 
-export function materializeSessions(_key: string, record: SessionRecord): FileOp[] {
-  const day = record.firstEventAt.slice(0, 10);
-  return [{ kind: 'write', path: `sessions/${projectSlug(record.project)}/${day}-${fileSafe(record.session)}.json`, content: `${JSON.stringify(record, null, 2)}\n` }];
-}
-
-/**
- * A session id as part of a file name. Claude Code's ids are UUIDs, but the id arrives on a
- * hook's stdin: anything else is made safe (no `/`, no `..`) and told apart by a hash.
- */
-export function fileSafe(id: string): string {
-  if (/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/.test(id)) return id;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
-  return `${id.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80)}-${hash.toString(16).padStart(8, '0')}`;
+export function materializeSessions(key: string, row: SessionsRow): FileOp[] {
+  if (!key.startsWith(DAY)) return [];
+  const { project, day, sessions } = row as SessionDay;
+  let content = '';
+  for (const record of sessions.values()) content += `${JSON.stringify(record)}\n`;
+  return [{ kind: 'write', path: `sessions/${projectSlug(project)}/${day}.jsonl`, content }];
 }
