@@ -5,6 +5,7 @@ import { engineCommands } from '../workers/commands/all-commands.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
+import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
 
 export interface Terminal {
   stdout: NodeJS.WritableStream;
@@ -14,20 +15,27 @@ export interface Terminal {
 /** How long a command waits for a log that another process holds and no worker answers for. */
 const LOCK_WAIT_MS = 15_000;
 
+export interface EngineCommandContext {
+  paths: EngramPaths;
+  clock: Clock;
+  terminal: Terminal;
+  /** For ENGRAM_WORKER_AUTOSTART when an older worker hands over. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Ask a worker of an older build to hand over first (see hand-over-if-older.ts). Default true. */
+  handOver?: boolean;
+}
+
 /**
  * Runs a command that needs the log: through the running worker when one holds it, else in
  * this process. When the log is locked but no worker answers yet (one is starting, or another
  * CLI command runs), it keeps trying both for a while.
  */
-export async function runEngineCommand(
-  name: string,
-  args: Record<string, unknown>,
-  ctx: { paths: EngramPaths; clock: Clock; terminal: Terminal },
-): Promise<number> {
+export async function runEngineCommand(name: string, args: Record<string, unknown>, ctx: EngineCommandContext): Promise<number> {
   const command = engineCommands().get(name);
   if (!command) throw new EngramError('USAGE', `unknown command ${name}`);
   const bar = progressBar(ctx.terminal.stderr);
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const handingOver = ctx.handOver !== false && (await handOverIfOlder(ctx.paths, ctx.env ?? process.env, ctx.terminal.stderr));
+  const deadline = Date.now() + (handingOver ? HAND_OVER_WAIT_MS : LOCK_WAIT_MS);
   for (;;) {
     let code: number | undefined;
     try {
