@@ -40,6 +40,7 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
     else if (!pong || (facts.oldestPendingSeconds ?? 0) > 60) {
       say(false, `${spool.pending} hook events wait in the spool (oldest ${facts.oldestPendingSeconds ?? '?'} s)${pong ? ' and the worker is not taking them: see ' + ctx.paths.workerLog : '; run `engram worker --drain` to ingest them'}`);
     } else say(true, `${spool.pending} hook events are being ingested`);
+    if (spool.newer > 0) say(true, `${spool.newer} spool files wait for a newer engram (an event type or schemaVersion this one does not read); a newer worker ingests them`);
     if (spool.rejected > 0) {
       say(false, `${spool.rejected} spool files were rejected and kept in ${ctx.paths.spoolRejected}; latest reasons:\n${facts.rejectedFiles.map((f) => `      ${f.name}: ${f.reason}`).join('\n')}`);
     }

@@ -63,6 +63,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   let running: Promise<void> | undefined;
   let again = false;
   let waitTimer: NodeJS.Timeout | undefined;
+  let lastProblems = '';
   const schedule = (): void => {
     if (stopping) return;
     if (running) {
@@ -75,6 +76,10 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
         try {
           const report = await engine.ingest();
           if (report.ingested + report.rejected > 0) lastActivity = Date.now();
+          // Said once when it changes, not on every round: the problem is the same until fixed.
+          const problems = report.problems.join('; ');
+          if (problems !== lastProblems && problems !== '') log(`spool files stuck: ${problems}`);
+          lastProblems = problems;
           // Not awaited: each projector keeps up on its own, the slow never holding up the fast.
           engine.keepUp((err) => log(`projection failed, retried on the next round: ${describeError(err)}`));
           // Files behind a hook that is still writing: look again in a moment.

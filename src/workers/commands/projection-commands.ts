@@ -5,6 +5,7 @@ import { EngramError } from '../../errors.js';
 import type { EventLog } from '../../log/event-log.js';
 import { allProjections } from '../../projections/all-projections.js';
 import { CheckpointStore } from '../engine/checkpoint-store.js';
+import { describeDrain } from '../engine/describe-drain.js';
 import { ProjectionRunner } from '../engine/projection-runner.js';
 import { defineCommand } from './command.js';
 import { spoolCounts } from './log-commands.js';
@@ -14,9 +15,9 @@ export const drain = defineCommand({
   name: 'drain',
   args: z.object({}),
   async run(engine, _args, output) {
-    const report = await engine.drain();
-    output.err(`drained: ${report.ingested} ingested, ${report.duplicates} duplicates skipped, ${report.rejected} rejected, ${report.reacted} from reactors; log head ${engine.log.head}\n`);
-    return 0;
+    const { text, code } = describeDrain(await engine.drain(), engine.log.head);
+    output.err(text);
+    return code;
   },
 });
 
