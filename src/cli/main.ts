@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BUILD_ID } from '../build-id.js';
@@ -16,7 +17,7 @@ import { runWorker } from '../workers/worker.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
-import { runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
+import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
 
@@ -81,7 +82,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     case 'replay': {
       const { values } = parseArgs({ args: rest, options: { until: { type: 'string' }, out: { type: 'string' } } });
       if (!values.until || !values.out) throw new EngramError('USAGE', 'engram replay --until SEQ|ISO --out DIR');
-      return runEngineCommand('replay', { until: values.until, out: values.out }, ctx);
+      // Relative to where the user is, not to wherever a running worker was started.
+      return runEngineCommand('replay', { until: values.until, out: resolve(values.out) }, ctx);
     }
     case 'migrate': {
       const { values } = parseArgs({
@@ -208,11 +210,21 @@ async function waitFor(test: () => boolean | Promise<boolean>, timeoutMs: number
 
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1]);
 if (invokedDirectly) {
+  // `engram log dump | head -1`: the reader leaving is not an error. The write that failed
+  // reports it to the command, which ends quietly; this keeps the stream's own error event
+  // from becoming a crash.
+  process.stdout.on('error', (err) => {
+    if (!isBrokenPipe(err)) throw err;
+  });
   main(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr })
     .then((code) => {
       process.exitCode = code;
     })
     .catch((err: unknown) => {
+      if (isBrokenPipe(err)) {
+        process.exitCode = 0;
+        return;
+      }
       process.stderr.write(`engram: ${describeError(err)}\n`);
       process.exitCode = isEngramError(err, 'USAGE') ? 2 : 1;
     });

@@ -28,7 +28,8 @@ export interface EngineCommandContext {
 /**
  * Runs a command that needs the log: through the running worker when one holds it, else in
  * this process. When the log is locked but no worker answers yet (one is starting, or another
- * CLI command runs), it keeps trying both for a while.
+ * CLI command runs), it keeps trying both for a while. A reader that goes away (`| head`) ends
+ * the command quietly, with 0.
  */
 export async function runEngineCommand(name: string, args: Record<string, unknown>, ctx: EngineCommandContext): Promise<number> {
   const command = engineCommands().get(name);
@@ -38,14 +39,24 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
   const deadline = Date.now() + (handingOver ? HAND_OVER_WAIT_MS : LOCK_WAIT_MS);
   for (;;) {
     let code: number | undefined;
+    const readerGone = new AbortController();
     try {
-      await askWorker(ctx.paths, { op: 'command', name, args, tty: Boolean(ctx.terminal.stderr.isTTY) }, (response) => {
-        if (response.t === 'out') ctx.terminal.stdout.write(response.text);
-        else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
-        else if (response.t === 'progress') bar.show(response.done, response.total);
-        else if (response.t === 'exit') code = response.code;
-      });
+      await askWorker(
+        ctx.paths,
+        { op: 'command', name, args, tty: Boolean(ctx.terminal.stderr.isTTY) },
+        (response) => {
+          if (response.t === 'out') {
+            ctx.terminal.stdout.write(response.text, (err) => {
+              if (err) readerGone.abort(err);
+            });
+          } else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
+          else if (response.t === 'progress') bar.show(response.done, response.total);
+          else if (response.t === 'exit') code = response.code;
+        },
+        { signal: readerGone.signal },
+      );
       bar.clear();
+      if (readerGone.signal.aborted) return 0;
       if (code === undefined) throw new EngramError('WORKER_PROTOCOL', 'the worker closed the connection before the command finished');
       return code;
     } catch (err) {
@@ -66,11 +77,20 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
         progress: (done, total) => bar.show(done, total),
       };
       return await command.run(engine, command.args.parse(args), output);
+    } catch (err) {
+      if (isBrokenPipe(err)) return 0;
+      throw err;
     } finally {
       bar.clear();
       await engine.close();
     }
   }
+}
+
+/** The reader of our stdout has gone (`engram log dump | head -1`): nothing is wrong. */
+export function isBrokenPipe(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
