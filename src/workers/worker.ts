@@ -1,4 +1,5 @@
-import { appendFileSync, mkdirSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { appendRotated, WORKER_LOG_ROTATION } from '../append-rotated.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { BUILD_ID } from '../build-id.js';
 import type { Clock } from '../clock.js';
@@ -42,7 +43,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   mkdirSync(paths.logs, { recursive: true });
   const log = (line: string) => {
     try {
-      appendFileSync(paths.workerLog, `${new Date().toISOString()} pid=${process.pid} ${line}\n`);
+      appendRotated(paths.workerLog, `${new Date().toISOString()} pid=${process.pid} ${line}\n`, WORKER_LOG_ROTATION);
     } catch {
       // logging must never be why the worker dies
     }
