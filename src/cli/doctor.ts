@@ -7,6 +7,7 @@ import type { EngramPaths } from '../paths.js';
 import { isStatsFile, statsFiles } from '../projections/stats-render.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
+import { findDoubleRecording } from './double-recording.js';
 import { isInstalled } from './install.js';
 import { runEngineCommand } from './run-engine-command.js';
 
@@ -61,6 +62,8 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   if (installed === true) say(true, `hooks are installed in ${ctx.settingsPath}`);
   else if (installed === 'partial') say(false, `only some of engram's hooks are in ${ctx.settingsPath}; run \`engram install\``);
   else say(false, `engram's hooks are not in ${ctx.settingsPath}; run \`engram install\` (or install the plugin)`);
+  const doubleRecording = await findDoubleRecording({ claudeDir: ctx.paths.claude, settingsPath: ctx.settingsPath });
+  if (doubleRecording) say(false, doubleRecording);
 
   for (const path of foreignStatsFiles(ctx.paths.claude)) {
     say(false, `${path} was not written by engram, so engram leaves it alone and keeps no stats there; rename it to let engram write its own`);
