@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compareBuilds } from '../src/compare-builds.js';
 import { liveWorker, readPidFile } from '../src/workers/live-worker.js';
 import { currentBuild, olderBuild } from './support/older-build.js';
-import { drain, dumpLog, hooksDir, runCli, runHook, runProcess, useTempHomes } from './support/temp-home.js';
+import { cliPath, drain, dumpLog, hooksDir, runCli, runHook, runProcess, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -67,6 +67,23 @@ describe('mixed versions', () => {
     // ENGRAM_WORKER_AUTOSTART=0 here: the command ran in this process, and no worker was started.
     expect(await liveWorker(h.paths)).toBeUndefined();
     expect(JSON.parse(stats.stdout)).toMatchObject({ total: 1, spool: { pending: 0 } });
+  });
+
+  it('`engram worker` run by hand takes over from an older worker', async () => {
+    const h = home();
+    const older = olderBuild(h.root);
+    expect((await runProcess([older.cli, 'worker', '--detach'], h.env)).code).toBe(0);
+    const before = readPidFile(h.paths.pidFile)!;
+    const foreground = spawn(process.execPath, [cliPath, 'worker'], { env: h.env, stdio: 'ignore' });
+    const exited = new Promise((resolve) => foreground.once('exit', resolve));
+    try {
+      expect(await waitUntil(() => readPidFile(h.paths.pidFile)?.pid === foreground.pid)).toBe(true);
+      expect(processGone(before.pid)).toBe(true);
+      expect(readPidFile(h.paths.pidFile)?.build).toBe(currentBuild());
+    } finally {
+      foreground.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('an older worker does not make a newer one hand over', async () => {

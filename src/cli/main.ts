@@ -156,8 +156,13 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     return 0;
   }
   const idle = env.ENGRAM_WORKER_IDLE_MS ? Number(env.ENGRAM_WORKER_IDLE_MS) : undefined;
-  const after = values.after === undefined ? undefined : Number(values.after);
+  let after = values.after === undefined ? undefined : Number(values.after);
   if (after !== undefined && !(Number.isInteger(after) && after > 0)) throw new EngramError('USAGE', `--after takes a pid, not ${JSON.stringify(values.after)}`);
+  if (after === undefined) {
+    // `engram worker` by hand, newer than the one running: it takes over, as a hook would.
+    const running = await liveWorker(paths);
+    if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
+  }
   return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after });
 }
 

@@ -34,7 +34,7 @@ export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv, o
   // A worker removes the lock only after writing its pid file: one may have come up between
   // the first look and taking the lock, and a second would only wait on the log and leave.
   const running = await liveWorker(paths);
-  if (current(running, build) || (running && !(await requestHandOver(paths, build)))) {
+  if (current(running, build)) {
     try {
       unlinkSync(paths.startLock);
     } catch {
@@ -42,6 +42,10 @@ export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv, o
     }
     return;
   }
+  // An older worker that does not agree within a second is wedged (or was not older after all):
+  // the lock is kept, so it goes stale in START_LOCK_STALE_MS and one hook in that time pays
+  // the wait, not every hook.
+  if (running && !(await requestHandOver(paths, build, 1000))) return;
   // Loaded only here: most hook runs find the worker up and never pay for child_process.
   const { spawn } = await import('node:child_process');
   const cli = options.cliPath ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
