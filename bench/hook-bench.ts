@@ -76,6 +76,15 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
       }
       results.push({ hook: label, medianMs: median(own), baselineMs: median(base), ratio: median(own) / median(base) });
     }
+    // What a hook's usual path does without: node:net, loaded only to hand over or, where there
+    // is no /proc, to ask the worker's socket whether it lives.
+    const bare: number[] = [];
+    const net: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      bare.push(run(['-e', '0'], ''));
+      net.push(run(['-e', "require('node:net')"], ''));
+    }
+    results.push({ hook: '(node -e "require(\'node:net\')")', medianMs: median(net), baselineMs: median(bare), ratio: median(net) / median(bare) });
     // The worst ordinary input: a 5 MB paste, cut to the stored cap after redacting its head.
     const huge = JSON.stringify({ session_id: 'bench-huge', cwd: '/home/dev/src/bench', prompt: 'lorem ipsum dolor '.repeat(290_000) });
     const hugeBaseline: number[] = [];
