@@ -9,6 +9,13 @@ import { liveWorker, type WorkerRecord } from '../workers/live-worker.js';
 /** A start lock older than this belongs to a starter that died; the next hook may take it. */
 const START_LOCK_STALE_MS = 15_000;
 
+export interface EnsureWorkerOptions {
+  /** Default BUILD_ID, this build's. */
+  build?: string;
+  /** The CLI that runs the worker. Default dist/src/cli/main.js, found from the hook bundle in dist/hooks. */
+  cliPath?: string;
+}
+
 /**
  * Makes sure a worker of this build or newer will ingest what the hook wrote. Many hooks fire at
  * once (parallel hooks, many sessions); an exclusive create of the start lock lets exactly one
@@ -19,13 +26,6 @@ const START_LOCK_STALE_MS = 15_000;
  * that takes the start lock asks it to hand over and starts one of its own build, which waits on
  * the log's LOCK until the old one has finished and let go.
  */
-export interface EnsureWorkerOptions {
-  /** Default BUILD_ID, this build's. */
-  build?: string;
-  /** The CLI that runs the worker. Default dist/src/cli/main.js, found from the hook bundle in dist/hooks. */
-  cliPath?: string;
-}
-
 export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv, options: EnsureWorkerOptions = {}): Promise<void> {
   const build = options.build ?? BUILD_ID;
   if (env.ENGRAM_WORKER_AUTOSTART === '0') return;

@@ -139,6 +139,11 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     onStop: (why) => void stop(why),
     log,
   });
+  if (stopping) {
+    // A signal arrived while the socket was being set up: stop() found no server to close.
+    await server.close(0);
+    return stopped;
+  }
   // Listening before the pid file names this worker: whoever reads the pid file (a hook, the
   // CLI, a socket probe where there is no /proc) finds a worker that answers.
   writeFileAtomic(paths.pidFile, formatPidFile({ pid: process.pid, build: BUILD_ID }));
