@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface HookBenchResult {
@@ -31,7 +32,7 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
     ENGRAM_WORKER_IDLE_MS: '120000',
   };
   const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
-  const run = (args: string[], input: string) => {
+  const run = (args: string[], input: string | Buffer) => {
     const started = performance.now();
     const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'ignore', 'ignore'] });
     if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
@@ -60,6 +61,36 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
       const medianMs = median(times.get(hook)!);
       return { hook, medianMs, baselineMs, ratio: medianMs / baselineMs };
     });
+    // Bad stdin (what test/hooks.test.ts feeds them, untimed): a HookInputRejected event and a
+    // hooks.log line, checked here against the same budget as any hook.
+    const malformed: Array<[string, string, string | Buffer]> = [
+      ['stop, stdin not JSON', 'stop', '{"session_id": "sess-1", '],
+      ['pre-compact, 4 KB of binary stdin', 'pre-compact', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256))],
+      ['session-end, empty stdin', 'session-end', ''],
+    ];
+    for (const [label, hook, input] of malformed) {
+      const base: number[] = [];
+      const own: number[] = [];
+      for (let i = 0; i < options.runs; i++) {
+        base.push(run(['-e', '0'], input));
+        own.push(run([join(options.repo, 'dist', 'hooks', `${hook}.cjs`)], input));
+      }
+      results.push({ hook: label, medianMs: median(own), baselineMs: median(base), ratio: median(own) / median(base) });
+    }
+    // What a hook's usual path does without: node:net, loaded only to hand over or, where there
+    // is no /proc, to ask the worker's socket whether it lives.
+    // Script files, as hooks are: `node -e` measures something else.
+    const withoutNet = join(options.scratch, 'without-net.cjs');
+    const withNet = join(options.scratch, 'with-net.cjs');
+    writeFileSync(withoutNet, "require('node:fs');\n");
+    writeFileSync(withNet, "require('node:fs');\nrequire('node:net');\n");
+    const bare: number[] = [];
+    const net: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      bare.push(run([withoutNet], ''));
+      net.push(run([withNet], ''));
+    }
+    results.push({ hook: '(node:net)', medianMs: median(net), baselineMs: median(bare), ratio: median(net) / median(bare) });
     // The worst ordinary input: a 5 MB paste, cut to the stored cap after redacting its head.
     const huge = JSON.stringify({ session_id: 'bench-huge', cwd: '/home/dev/src/bench', prompt: 'lorem ipsum dolor '.repeat(290_000) });
     const hugeBaseline: number[] = [];

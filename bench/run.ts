@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { Level } from 'level';
 import { fixedClock } from '../src/clock.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
-import { wallMicros } from '../src/events/event-id.js';
+import { systemClockMicros } from '../src/events/event-id.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { EventCodec, seqKey } from '../src/log/event-codec.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
@@ -44,6 +44,10 @@ async function benchHooks(): Promise<void> {
   const results = await hookBench({ repo, scratch, runs: 20 });
   for (const result of results) {
     const huge = result.hook.includes('5 MB');
+    if (result.hook.includes('node:net')) {
+      rows.push({ what: 'loading node:net, which hooks avoid', ratio: result.ratio, target: 'reported', ok: true, detail: `a script requiring node:fs and node:net, median ${result.medianMs.toFixed(1)} ms vs node:fs alone ${result.baselineMs.toFixed(1)} ms` });
+      continue;
+    }
     rows.push({
       what: `hook ${result.hook}`,
       ratio: result.ratio,
@@ -87,7 +91,7 @@ async function benchIngest(): Promise<void> {
     events.forEach((e, i) => writeFileSync(join(paths.spoolNew, `${String(1e15 + i)}-1-00000000.json`), JSON.stringify(e)));
     const spoolLog = await LevelEventLog.open(paths.log);
     t = performance.now();
-    await ingestSpool({ log: spoolLog, catalog: defaultCatalog(), paths, nowMicros: wallMicros });
+    await ingestSpool({ log: spoolLog, catalog: defaultCatalog(), paths, nowMicros: systemClockMicros });
     const spoolMs = performance.now() - t;
     await spoolLog.close();
 

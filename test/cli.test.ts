@@ -1,24 +1,38 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
-import { runCli, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
+import { cliPath, runCli, runHook, tempHome, type ProcessResult, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
   for (const home of homes.splice(0)) await home.cleanup();
 });
 
-function seeded(): TempHome {
+function seeded(sessions = 5, eventsPerSession = 30): TempHome {
   const h = tempHome();
   homes.push(h);
   mkdirSync(h.paths.spoolNew, { recursive: true });
-  syntheticEvents({ sessions: 5, eventsPerSession: 30, projects: 2, seed: 9 }).forEach((event, i) =>
+  syntheticEvents({ sessions, eventsPerSession, projects: 2, seed: 9 }).forEach((event, i) =>
     writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_000 + i)}-1-00000000.json`), JSON.stringify(event)),
   );
   return h;
+}
+
+/** The CLI started from `cwd`, as a user in that directory would run it. */
+function runCliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
 
 describe('the CLI', () => {
@@ -105,6 +119,58 @@ describe('the CLI', () => {
       const result = await runCli(args, h.env);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^engram: USAGE: /);
+    }
+  });
+});
+
+describe('small things a user meets', () => {
+  it('`engram log dump | head -1` exits 0 and prints nothing on stderr, with and without a worker', async () => {
+    const h = seeded(20, 100);
+    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    // The shell's pipeline itself, so the reader really goes away after one line.
+    const pipeline = () =>
+      new Promise<{ status: string; stderr: string }>((resolve, reject) => {
+        const errFile = join(h.root, `dump-${Date.now()}.err`);
+        const command = `"${process.execPath}" "${cliPath}" log dump 2>"${errFile}" | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+        const shell = spawn('bash', ['-c', command], { env: h.env, stdio: ['ignore', 'pipe', 'inherit'] });
+        let stdout = '';
+        shell.stdout.on('data', (chunk) => (stdout += chunk));
+        shell.on('error', reject);
+        shell.on('close', () => resolve({ status: stdout.trim(), stderr: readFileSync(errFile, 'utf8') }));
+      });
+    expect(await pipeline()).toEqual({ status: '0', stderr: '' });
+    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect(await pipeline()).toEqual({ status: '0', stderr: '' });
+  });
+
+  it('replay --out resolves a relative directory where the user runs it, not where the worker runs', async () => {
+    const h = seeded();
+    const workerCwd = join(h.root, 'worker-cwd');
+    const userCwd = join(h.root, 'user-cwd');
+    mkdirSync(workerCwd);
+    mkdirSync(userCwd);
+    expect((await runCliIn(workerCwd, ['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await runCliIn(workerCwd, ['worker', '--detach'], h.env)).code).toBe(0);
+    const replay = await runCliIn(userCwd, ['replay', '--until', '40', '--out', 'then'], h.env);
+    expect(replay.code).toBe(0);
+    expect(replay.stderr).toContain(`into ${join(userCwd, 'then')}`);
+    expect(readdirSync(join(userCwd, 'then')).sort()).toEqual(['claude', 'state', 'views']);
+    expect(readdirSync(workerCwd)).toEqual([]);
+  });
+
+  it('replay --until takes a seq or a full ISO time and nothing else: " 50", "50.5", "-5" or a date alone are usage errors', async () => {
+    const h = seeded();
+    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    for (const until of [' 50', '50.5', '-5', '1e3', '2026-10-01', '2026-10-01T08:05:00', 'yesterday']) {
+      const result = await runCli(['replay', `--until=${until}`, '--out', join(h.root, 'out')], h.env);
+      expect(result.code, JSON.stringify(until)).toBe(2);
+      expect(result.stderr).toContain('engram: USAGE: --until takes a seq (digits, e.g. 40) or an ISO 8601 time with a zone');
+      expect(existsSync(join(h.root, 'out'))).toBe(false);
+    }
+    for (const [until, expected] of [['040', 'replayed events 1..40 of 150'], ['2026-10-01T08:05:00+00:00', 'replayed events 1..']] as const) {
+      const result = await runCli(['replay', `--until=${until}`, '--out', join(h.root, `ok-${until}`)], h.env);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(expected);
     }
   });
 });

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
-import { hookTable } from '../src/cli/install.js';
 import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 
 const home = useTempHomes();
@@ -32,17 +31,13 @@ const expectedType: Record<HookName, string> = {
 };
 
 describe('hooks', () => {
-  it('has one entry per Claude Code hook event, the same set install registers', () => {
-    expect(Object.keys(hookFiles).sort()).toEqual(hookTable.map((h) => h.event).sort());
-    for (const spec of hookTable) expect(hookFiles[spec.event as HookName]).toBe(spec.file);
-  });
-
   it('load nothing but Node built-ins: never LevelDB, LanceDB, msgpackr or the model (DESIGN.md invariant 2)', () => {
     for (const file of Object.values(hookFiles)) {
       const bundle = readFileSync(join(hooksDir, file), 'utf8');
-      const required = [...bundle.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
-      expect(required.length, file).toBeGreaterThan(0);
-      for (const name of required) expect(name, `${file} requires ${name}`).toMatch(/^node:/);
+      // Static requires, and the dynamic imports of the rare paths (starting or handing over a worker).
+      const loaded = [...bundle.matchAll(/(?:require|import)\(["']([^"']+)["']\)/g)].map((m) => m[1]!);
+      expect(loaded.length, file).toBeGreaterThan(0);
+      for (const name of loaded) expect(name, `${file} loads ${name}`).toMatch(/^node:/);
     }
   });
 
@@ -94,15 +89,11 @@ describe('hooks', () => {
       ['binary', 'PreCompact', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 256))],
       ['5 MB prompt', 'UserPromptSubmit', JSON.stringify({ ...common, prompt: `start ${'lorem ipsum dolor '.repeat(290_000)} end` })],
     ];
-    const durations: Record<string, number> = {};
+    // How long these take is the bench's to measure (npm run bench), never a test's.
     for (const [name, hook, stdin] of cases) {
-      const started = performance.now();
       const result = await runHook(hook, stdin, h.env);
-      durations[name] = performance.now() - started;
       expect(result, name).toMatchObject({ code: 0, stdout: '', stderr: '' });
     }
-    // Claude Code kills a hook at its timeout (5 s for these); each must end far inside it.
-    for (const [name, ms] of Object.entries(durations)) expect(ms, `${name} took ${ms.toFixed(0)} ms`).toBeLessThan(5000);
     expect(spoolFiles(h).length).toBe(cases.length);
     await drain(h.env);
     const events = await dumpLog(h.env);

@@ -6,6 +6,7 @@ import { describeError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
+import { findDoubleRecording } from './double-recording.js';
 import { isInstalled } from './install.js';
 import { runEngineCommand } from './run-engine-command.js';
 
@@ -39,6 +40,7 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
     else if (!pong || (facts.oldestPendingSeconds ?? 0) > 60) {
       say(false, `${spool.pending} hook events wait in the spool (oldest ${facts.oldestPendingSeconds ?? '?'} s)${pong ? ' and the worker is not taking them: see ' + ctx.paths.workerLog : '; run `engram worker --drain` to ingest them'}`);
     } else say(true, `${spool.pending} hook events are being ingested`);
+    if (spool.newer > 0) say(true, `${spool.newer} spool files wait for a newer engram (an event type or schemaVersion this one does not read); a newer worker ingests them`);
     if (spool.rejected > 0) {
       say(false, `${spool.rejected} spool files were rejected and kept in ${ctx.paths.spoolRejected}; latest reasons:\n${facts.rejectedFiles.map((f) => `      ${f.name}: ${f.reason}`).join('\n')}`);
     }
@@ -76,6 +78,8 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   if (installed === true) say(true, `hooks are installed in ${ctx.settingsPath}`);
   else if (installed === 'partial') say(false, `only some of engram's hooks are in ${ctx.settingsPath}; run \`engram install\``);
   else say(false, `engram's hooks are not in ${ctx.settingsPath}; run \`engram install\` (or install the plugin)`);
+  const doubleRecording = await findDoubleRecording({ claudeDir: ctx.paths.claude, settingsPath: ctx.settingsPath });
+  if (doubleRecording) say(false, doubleRecording);
 
   const recent = recentHookErrors(ctx.paths, ctx.clock.now());
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);

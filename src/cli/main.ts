@@ -2,17 +2,22 @@
 import { spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { BUILD_ID } from '../build-id.js';
 import { clockFromEnv } from '../clock.js';
+import { isOlderBuild } from '../compare-builds.js';
 import { describeError, EngramError, isEngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
+import { requestHandOver } from '../workers/hand-over.js';
+import { liveWorker, processRunning } from '../workers/live-worker.js';
 import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { runWorker } from '../workers/worker.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
-import { runEngineCommand, type Terminal } from './run-engine-command.js';
+import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
 
@@ -21,7 +26,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
   engram worker --drain                  ingest, project and react until nothing is left, then exit
-  engram worker status | stop
+  engram worker status
+  engram worker stop [--timeout SECONDS] stop the worker; exit 1 if it has not stopped in time (default 15)
   engram log dump                        every event, one JSON object a line
   engram log stats [--json]              counts by type, total, spool pending and rejected
   engram rebuild [--only NAME]...        drop projections and replay the log
@@ -39,7 +45,7 @@ ENGRAM_WORKER_AUTOSTART=0 (hooks never start a worker), ENGRAM_WORKER_IDLE_MS (d
 export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Terminal): Promise<number> {
   const paths = resolvePaths(env);
   const clock = clockFromEnv(env);
-  const ctx = { paths, clock, terminal };
+  const ctx: EngineCommandContext = { paths, clock, terminal, env };
   const [command, ...rest] = argv;
   switch (command) {
     case 'install':
@@ -76,7 +82,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     case 'replay': {
       const { values } = parseArgs({ args: rest, options: { until: { type: 'string' }, out: { type: 'string' } } });
       if (!values.until || !values.out) throw new EngramError('USAGE', 'engram replay --until SEQ|ISO --out DIR');
-      return runEngineCommand('replay', { until: values.until, out: values.out }, ctx);
+      // Relative to where the user is, not to wherever a running worker was started.
+      return runEngineCommand('replay', { until: values.until, out: resolve(values.out) }, ctx);
     }
     case 'migrate': {
       const { values } = parseArgs({
@@ -102,77 +109,127 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
   }
 }
 
-async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: Parameters<typeof runEngineCommand>[2]): Promise<number> {
+async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommandContext): Promise<number> {
   const { paths, clock, terminal } = ctx;
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { detach: { type: 'boolean', default: false }, drain: { type: 'boolean', default: false } },
+    options: {
+      detach: { type: 'boolean', default: false },
+      drain: { type: 'boolean', default: false },
+      after: { type: 'string' },
+      timeout: { type: 'string' },
+    },
   });
   const sub = positionals[0];
   if (values.drain) return runEngineCommand('drain', {}, ctx);
   if (sub === 'status') {
     const pong = await pingWorker(paths);
-    terminal.stdout.write(pong ? `running: pid ${pong.pid}, since ${pong.startedAt}, log head ${pong.head}\n` : 'not running\n');
-    return runEngineCommand('status', {}, ctx);
+    terminal.stdout.write(
+      pong
+        ? `running: pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}${isOlderBuild(pong.build, BUILD_ID) ? ` (older than this engram, ${BUILD_ID})` : ''}, since ${pong.startedAt}, log head ${pong.head}\n`
+        : 'not running\n',
+    );
+    // A status query reports; it does not make the worker hand over.
+    return runEngineCommand('status', {}, { ...ctx, handOver: false });
   }
-  if (sub === 'stop') {
-    const pong = await pingWorker(paths);
-    if (!pong) {
-      terminal.stdout.write('not running\n');
-      return 0;
-    }
-    await askWorker(paths, { op: 'stop' }, () => undefined);
-    await waitFor(() => !processAlive(pong.pid), 15_000);
-    terminal.stdout.write(`stopped worker ${pong.pid}\n`);
-    return 0;
-  }
+  if (sub === 'stop') return stopWorker(ctx, seconds(values.timeout, 15));
   if (sub !== undefined) throw new EngramError('USAGE', `unknown worker command ${JSON.stringify(sub)}`);
   if (values.detach) {
     const running = await pingWorker(paths);
-    if (running) {
+    if (running && !isOlderBuild(running.build, BUILD_ID)) {
       terminal.stdout.write(`already running: pid ${running.pid}\n`);
       return 0;
     }
+    if (running && !(await requestHandOver(paths, BUILD_ID))) {
+      throw new EngramError('WORKER_UNREACHABLE', `the older worker ${running.pid} did not agree to hand over; see ${paths.workerLog}`);
+    }
     await mkdir(paths.logs, { recursive: true });
     const out = openSync(paths.workerLog, 'a');
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'worker'], { detached: true, stdio: ['ignore', out, out], env });
+    const workerArgs = running ? ['worker', '--after', String(running.pid)] : ['worker'];
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...workerArgs], { detached: true, stdio: ['ignore', out, out], env });
     child.unref();
-    const started = await waitFor(async () => (await pingWorker(paths)) !== undefined, 15_000);
-    const pong = await pingWorker(paths);
+    let pong: Awaited<ReturnType<typeof pingWorker>>;
+    const started = await waitFor(async () => (pong = await pingWorker(paths)) !== undefined && pong.pid !== running?.pid, running ? 120_000 : 15_000);
     if (!started || !pong) throw new EngramError('WORKER_UNREACHABLE', `the worker did not start; see ${paths.workerLog}`);
     terminal.stdout.write(`started: pid ${pong.pid}\n`);
     return 0;
   }
   const idle = env.ENGRAM_WORKER_IDLE_MS ? Number(env.ENGRAM_WORKER_IDLE_MS) : undefined;
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined });
+  let after = values.after === undefined ? undefined : Number(values.after);
+  if (after !== undefined && !(Number.isInteger(after) && after > 0)) throw new EngramError('USAGE', `--after takes a pid, not ${JSON.stringify(values.after)}`);
+  if (after === undefined) {
+    // `engram worker` by hand, newer than the one running: it takes over, as a hook would.
+    const running = await liveWorker(paths);
+    if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
+  }
+  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after });
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+/**
+ * `engram worker stop`: asks the worker to stop and waits until it has exited. Says so, with
+ * exit 1, when it has not within `timeoutMs` (a stopped or wedged worker, or one still
+ * finishing a long request): "stopped" is printed only for a worker that is gone.
+ */
+async function stopWorker(ctx: EngineCommandContext, timeoutMs: number): Promise<number> {
+  const { paths, terminal } = ctx;
+  const running = await liveWorker(paths);
+  if (!running) {
+    terminal.stdout.write('not running\n');
+    return 0;
   }
+  const deadline = Date.now() + timeoutMs;
+  try {
+    await askWorker(paths, { op: 'stop' }, () => undefined, { answerTimeoutMs: timeoutMs });
+  } catch (err) {
+    if (!isEngramError(err, 'WORKER_UNREACHABLE')) throw err;
+    // Not listening (any more): it may be exiting already; the wait below tells.
+  }
+  // Gone, not merely on its way out: the pid file goes a moment before the process does.
+  const gone = await waitFor(() => !processRunning(running.pid), Math.max(0, deadline - Date.now()));
+  if (!gone) {
+    terminal.stderr.write(
+      `engram: worker ${running.pid} has not stopped after ${Math.round(timeoutMs / 1000)} s (stopped, wedged, or still finishing a request; see ${paths.workerLog}). \`kill ${running.pid}\` stops it; the log is safe either way\n`,
+    );
+    return 1;
+  }
+  terminal.stdout.write(`stopped worker ${running.pid}\n`);
+  return 0;
+}
+
+function seconds(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback * 1000;
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new EngramError('USAGE', `--timeout takes a number of seconds, not ${JSON.stringify(value)}`);
+  return n * 1000;
 }
 
 async function waitFor(test: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (;;) {
     if (await test()) return true;
+    if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return false;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1]);
 if (invokedDirectly) {
+  // `engram log dump | head -1`: the reader leaving is not an error. The write that failed
+  // reports it to the command, which ends quietly; this keeps the stream's own error event
+  // from becoming a crash.
+  process.stdout.on('error', (err) => {
+    if (!isBrokenPipe(err)) throw err;
+  });
   main(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr })
     .then((code) => {
       process.exitCode = code;
     })
     .catch((err: unknown) => {
+      if (isBrokenPipe(err)) {
+        process.exitCode = 0;
+        return;
+      }
       process.stderr.write(`engram: ${describeError(err)}\n`);
       process.exitCode = isEngramError(err, 'USAGE') ? 2 : 1;
     });

@@ -5,6 +5,7 @@ import { engineCommands } from '../workers/commands/all-commands.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
+import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
 
 export interface Terminal {
   stdout: NodeJS.WritableStream;
@@ -14,30 +15,48 @@ export interface Terminal {
 /** How long a command waits for a log that another process holds and no worker answers for. */
 const LOCK_WAIT_MS = 15_000;
 
+export interface EngineCommandContext {
+  paths: EngramPaths;
+  clock: Clock;
+  terminal: Terminal;
+  /** For ENGRAM_WORKER_AUTOSTART when an older worker hands over. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Ask a worker of an older build to hand over first (see hand-over-if-older.ts). Default true. */
+  handOver?: boolean;
+}
+
 /**
  * Runs a command that needs the log: through the running worker when one holds it, else in
  * this process. When the log is locked but no worker answers yet (one is starting, or another
- * CLI command runs), it keeps trying both for a while.
+ * CLI command runs), it keeps trying both for a while. A reader that goes away (`| head`) ends
+ * the command quietly, with 0.
  */
-export async function runEngineCommand(
-  name: string,
-  args: Record<string, unknown>,
-  ctx: { paths: EngramPaths; clock: Clock; terminal: Terminal },
-): Promise<number> {
+export async function runEngineCommand(name: string, args: Record<string, unknown>, ctx: EngineCommandContext): Promise<number> {
   const command = engineCommands().get(name);
   if (!command) throw new EngramError('USAGE', `unknown command ${name}`);
   const bar = progressBar(ctx.terminal.stderr);
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const handingOver = ctx.handOver !== false && (await handOverIfOlder(ctx.paths, ctx.env ?? process.env, ctx.terminal.stderr));
+  const deadline = Date.now() + (handingOver ? HAND_OVER_WAIT_MS : LOCK_WAIT_MS);
   for (;;) {
     let code: number | undefined;
+    const readerGone = new AbortController();
     try {
-      await askWorker(ctx.paths, { op: 'command', name, args, tty: Boolean(ctx.terminal.stderr.isTTY) }, (response) => {
-        if (response.t === 'out') ctx.terminal.stdout.write(response.text);
-        else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
-        else if (response.t === 'progress') bar.show(response.done, response.total);
-        else if (response.t === 'exit') code = response.code;
-      });
+      await askWorker(
+        ctx.paths,
+        { op: 'command', name, args, tty: Boolean(ctx.terminal.stderr.isTTY) },
+        (response) => {
+          if (response.t === 'out') {
+            ctx.terminal.stdout.write(response.text, (err) => {
+              if (err) readerGone.abort(err);
+            });
+          } else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
+          else if (response.t === 'progress') bar.show(response.done, response.total);
+          else if (response.t === 'exit') code = response.code;
+        },
+        { signal: readerGone.signal },
+      );
       bar.clear();
+      if (readerGone.signal.aborted) return 0;
       if (code === undefined) throw new EngramError('WORKER_PROTOCOL', 'the worker closed the connection before the command finished');
       return code;
     } catch (err) {
@@ -58,11 +77,20 @@ export async function runEngineCommand(
         progress: (done, total) => bar.show(done, total),
       };
       return await command.run(engine, command.args.parse(args), output);
+    } catch (err) {
+      if (isBrokenPipe(err)) return 0;
+      throw err;
     } finally {
       bar.clear();
       await engine.close();
     }
   }
+}
+
+/** The reader of our stdout has gone (`engram log dump | head -1`): nothing is wrong. */
+export function isBrokenPipe(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {

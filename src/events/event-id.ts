@@ -10,7 +10,22 @@ export function newEventId(nowMicros: number, pid: number): string {
   return `${nowMicros.toString(36).padStart(11, '0')}-${pid.toString(36)}-${rand}`;
 }
 
-/** Wall-clock microseconds, finer than Date.now(), comparable across processes. */
+/**
+ * Wall-clock microseconds for a short-lived process (a hook): finer than Date.now() and
+ * comparable across processes, because timeOrigin is a wall-clock reading taken when the
+ * process started. Its running part is a monotonic clock, which stops while a laptop sleeps: in
+ * a process that lives a tenth of a second that cannot matter; in the worker it would lag the
+ * wall clock by every suspend since it started. Long-lived processes use systemClockMicros().
+ */
 export function wallMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/**
+ * The system's wall clock, read afresh on each call, in microseconds (millisecond resolution):
+ * what a long-lived process compares with the spool names hooks take from wallMicros(). It
+ * keeps counting through a suspend and follows clock steps, as the hooks' readings do.
+ */
+export function systemClockMicros(): number {
+  return Date.now() * 1000;
 }

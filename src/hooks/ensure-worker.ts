@@ -1,22 +1,40 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { BUILD_ID } from '../build-id.js';
+import { isOlderBuild } from '../compare-builds.js';
 import type { EngramPaths } from '../paths.js';
+import { requestHandOver } from '../workers/hand-over.js';
+import { liveWorker, type WorkerRecord } from '../workers/live-worker.js';
 
 /** A start lock older than this belongs to a starter that died; the next hook may take it. */
 const START_LOCK_STALE_MS = 15_000;
 
+export interface EnsureWorkerOptions {
+  /** Default BUILD_ID, this build's. */
+  build?: string;
+  /** The CLI that runs the worker. Default dist/src/cli/main.js, found from the hook bundle in dist/hooks. */
+  cliPath?: string;
+}
+
 /**
- * Starts the worker, detached, when none runs. Many hooks fire at once (parallel hooks, many
- * sessions); an exclusive create of the start lock lets exactly one of them spawn it, and the
- * log's own LOCK stops a second worker should two ever start.
+ * Makes sure a worker of this build or newer will ingest what the hook wrote. Many hooks fire at
+ * once (parallel hooks, many sessions); an exclusive create of the start lock lets exactly one
+ * of them act, and the log's own LOCK stops a second worker should two ever start.
+ *
+ * The usual run reads the pid file, finds a live worker whose build is not older, and returns:
+ * no socket, no `node:net`. When the worker is older (engram was updated while it ran), the hook
+ * that takes the start lock asks it to hand over and starts one of its own build, which waits on
+ * the log's LOCK until the old one has finished and let go.
  */
-export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv): Promise<void> {
+export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv, options: EnsureWorkerOptions = {}): Promise<void> {
+  const build = options.build ?? BUILD_ID;
   if (env.ENGRAM_WORKER_AUTOSTART === '0') return;
-  if (workerAlive(paths)) return;
+  if (current(await liveWorker(paths), build)) return;
   if (!takeStartLock(paths.startLock)) return;
   // A worker removes the lock only after writing its pid file: one may have come up between
   // the first look and taking the lock, and a second would only wait on the log and leave.
-  if (workerAlive(paths)) {
+  const running = await liveWorker(paths);
+  if (current(running, build)) {
     try {
       unlinkSync(paths.startLock);
     } catch {
@@ -24,32 +42,19 @@ export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv): 
     }
     return;
   }
+  // An older worker that does not agree within a second is wedged (or was not older after all):
+  // the lock is kept, so it goes stale in START_LOCK_STALE_MS and one hook in that time pays
+  // the wait, not every hook.
+  if (running && !(await requestHandOver(paths, build, 1000))) return;
   // Loaded only here: most hook runs find the worker up and never pay for child_process.
   const { spawn } = await import('node:child_process');
-  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  spawn(process.execPath, [cli, 'worker'], { detached: true, stdio: 'ignore', env }).unref();
+  const cli = options.cliPath ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const args = running ? [cli, 'worker', '--after', String(running.pid)] : [cli, 'worker'];
+  spawn(process.execPath, args, { detached: true, stdio: 'ignore', env }).unref();
 }
 
-/** Whether the pid file names a live engram worker. */
-export function workerAlive(paths: EngramPaths): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(paths.pidFile, 'utf8').trim());
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // A recycled pid would otherwise pass for the worker forever; /proc says what runs there.
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker');
-  } catch {
-    return true;
-  }
+function current(worker: WorkerRecord | undefined, build: string): boolean {
+  return worker !== undefined && !isOlderBuild(worker.build, build);
 }
 
 function takeStartLock(lockPath: string): boolean {

@@ -1,4 +1,5 @@
-import { appendFileSync, fstatSync, mkdirSync, readSync } from 'node:fs';
+import { fstatSync, mkdirSync, readSync } from 'node:fs';
+import { appendRotated, HOOKS_LOG_ROTATION } from '../append-rotated.js';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
 import { describeIssues } from '../events/describe-issues.js';
@@ -162,7 +163,7 @@ function excerpt(raw: Buffer): string {
 function logLine(paths: EngramPaths, hook: string, message: string): void {
   try {
     mkdirSync(paths.logs, { recursive: true });
-    appendFileSync(paths.hooksLog, `${new Date().toISOString()} ${hook} pid=${process.pid} ${redactText(message).replace(/\s+/g, ' ').slice(0, 1000)}\n`);
+    appendRotated(paths.hooksLog, `${new Date().toISOString()} ${hook} pid=${process.pid} ${redactText(message).replace(/\s+/g, ' ').slice(0, 1000)}\n`, HOOKS_LOG_ROTATION);
   } catch {
     // Nowhere left to report to; the session must not notice.
   }

@@ -1,11 +1,14 @@
-import { appendFileSync, mkdirSync, readFileSync, renameSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import type { Server } from 'node:net';
+import { mkdirSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { appendRotated, WORKER_LOG_ROTATION } from '../append-rotated.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { BUILD_ID } from '../build-id.js';
 import type { Clock } from '../clock.js';
 import { describeError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { engineCommands } from './commands/all-commands.js';
 import { Engine } from './engine/engine.js';
-import { startSocketServer } from './socket/socket-server.js';
+import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
+import { startSocketServer, type SocketServer } from './socket/socket-server.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -16,6 +19,18 @@ export interface WorkerOptions {
   pollMs?: number;
   /** How long to keep trying for a log another process holds briefly. Default 3000 ms. */
   lockWaitMs?: number;
+  /**
+   * The older worker this one takes over from (`engram worker --after PID`, started by a hand-over):
+   * while that process lives, keep waiting for the log, up to `handOverWaitMs`. Default none.
+   */
+  after?: number;
+  /**
+   * How long to wait for the worker named by `after` to finish and let go of the log. Default
+   * 120,000 ms: it finishes the round and the requests it is serving before it exits.
+   */
+  handOverWaitMs?: number;
+  /** How long, when stopping, a request still being answered may take before its connection is cut. Default 2000 ms. */
+  stopGraceMs?: number;
 }
 
 /**
@@ -28,7 +43,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   mkdirSync(paths.logs, { recursive: true });
   const log = (line: string) => {
     try {
-      appendFileSync(paths.workerLog, `${new Date().toISOString()} pid=${process.pid} ${line}\n`);
+      appendRotated(paths.workerLog, `${new Date().toISOString()} pid=${process.pid} ${line}\n`, WORKER_LOG_ROTATION);
     } catch {
       // logging must never be why the worker dies
     }
@@ -39,13 +54,6 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     return 0;
   }
   const startedAt = new Date().toISOString();
-  writePidFile(paths);
-  try {
-    unlinkSync(paths.startLock);
-  } catch {
-    // not started by a hook
-  }
-  log(`started; log head ${engine.log.head}`);
 
   let lastActivity = Date.now();
   let stopping = false;
@@ -56,6 +64,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   let running: Promise<void> | undefined;
   let again = false;
   let waitTimer: NodeJS.Timeout | undefined;
+  let lastProblems = '';
   const schedule = (): void => {
     if (stopping) return;
     if (running) {
@@ -68,6 +77,10 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
         try {
           const report = await engine.ingest();
           if (report.ingested + report.rejected > 0) lastActivity = Date.now();
+          // Said once when it changes, not on every round: the problem is the same until fixed.
+          const problems = report.problems.join('; ');
+          if (problems !== lastProblems && problems !== '') log(`spool files stuck: ${problems}`);
+          lastProblems = problems;
           // Not awaited: each projector keeps up on its own, the slow never holding up the fast.
           engine.keepUp((err) => log(`projection failed, retried on the next round: ${describeError(err)}`));
           // Files behind a hook that is still writing: look again in a moment.
@@ -96,7 +109,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     if (Date.now() - lastActivity > idleMs) void stop('idle');
   }, options.pollMs ?? 1000);
 
-  let server: Server | undefined;
+  let server: SocketServer | undefined;
   const stop = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -104,9 +117,10 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     clearInterval(poll);
     if (waitTimer) clearTimeout(waitTimer);
     watcher?.close();
-    await running;
+    // Requests being answered finish (or are cut off after the grace period) while the round
+    // that is running completes; neither may be left using the log once it closes.
+    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running]);
     await engine.settle();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await engine.close();
     removeIfOurs(paths.pidFile);
     log('stopped');
@@ -120,37 +134,51 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     engine,
     commands: engineCommands(),
     startedAt,
+    build: BUILD_ID,
     onActivity: () => (lastActivity = Date.now()),
-    onStop: () => void stop('asked to stop'),
+    onStop: (why) => void stop(why),
     log,
   });
+  if (stopping) {
+    // A signal arrived while the socket was being set up: stop() found no server to close.
+    await server.close(0);
+    return stopped;
+  }
+  // Listening before the pid file names this worker: whoever reads the pid file (a hook, the
+  // CLI, a socket probe where there is no /proc) finds a worker that answers.
+  writeFileAtomic(paths.pidFile, formatPidFile({ pid: process.pid, build: BUILD_ID }));
+  try {
+    unlinkSync(paths.startLock);
+  } catch {
+    // not started by a hook
+  }
+  log(`started; build ${BUILD_ID}; log head ${engine.log.head}`);
   schedule();
   return stopped;
 }
 
 async function openWithRetry(options: WorkerOptions, log: (line: string) => void): Promise<Engine | undefined> {
-  const deadline = Date.now() + (options.lockWaitMs ?? 3000);
+  const started = Date.now();
+  const deadline = started + (options.lockWaitMs ?? 3000);
+  const handOverDeadline = started + (options.handOverWaitMs ?? 120_000);
+  let said = false;
   for (;;) {
     try {
       return await Engine.open({ paths: options.paths, clock: options.clock });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
-      if (Date.now() > deadline) return undefined;
-      log('log is locked; waiting');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;
+      if (Date.now() > deadline && !waitingForPredecessor) return undefined;
+      if (!said) log(options.after === undefined ? 'log is locked; waiting' : `waiting for worker ${options.after} to hand over the log`);
+      said = true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }
 
-function writePidFile(paths: EngramPaths): void {
-  const tmp = `${paths.pidFile}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${process.pid}\n`);
-  renameSync(tmp, paths.pidFile);
-}
-
 function removeIfOurs(pidFile: string): void {
   try {
-    if (readFileSync(pidFile, 'utf8').trim() === String(process.pid)) unlinkSync(pidFile);
+    if (readPidFile(pidFile)?.pid === process.pid) unlinkSync(pidFile);
   } catch {
     // already gone
   }

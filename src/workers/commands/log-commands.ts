@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { z } from 'zod';
+import { defaultCatalog } from '../../events/default-catalog.js';
 import type { EngramPaths } from '../../paths.js';
+import { countNewerFiles } from '../ingest/count-newer-files.js';
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
 
@@ -29,8 +31,10 @@ export interface LogStats {
 }
 
 export interface SpoolCounts {
-  /** Complete files waiting in spool/new. */
+  /** Complete files waiting in spool/new for this engram to ingest them. */
   pending: number;
+  /** Files in spool/new only a newer engram reads (an unknown event type or schemaVersion): left for it. */
+  newer: number;
   /** Files a hook is writing now (or died writing) in spool/tmp. */
   inFlight: number;
   /** Files moved to spool/rejected, each with a .reason beside it. */
@@ -51,7 +55,7 @@ export const logStats = defineCommand({
     }
     const lines = [`events: ${total} (head seq ${stats.head})`];
     for (const [type, n] of Object.entries(sortedTypes)) lines.push(`  ${type.padEnd(20)} ${n}`);
-    lines.push(`spool: ${stats.spool.pending} pending, ${stats.spool.inFlight} in flight, ${stats.spool.rejected} rejected`);
+    lines.push(`spool: ${stats.spool.pending} pending, ${stats.spool.inFlight} in flight, ${stats.spool.rejected} rejected, ${stats.spool.newer} waiting for a newer engram`);
     await output.out(`${lines.join('\n')}\n`);
     return 0;
   },
@@ -65,8 +69,10 @@ export function spoolCounts(paths: EngramPaths): SpoolCounts {
       return 0;
     }
   };
+  const newer = countNewerFiles(paths.spoolNew, defaultCatalog());
   return {
-    pending: count(paths.spoolNew, (n) => n.endsWith('.json')),
+    pending: count(paths.spoolNew, (n) => n.endsWith('.json')) - newer,
+    newer,
     inFlight: count(paths.spoolTmp, (n) => n.endsWith('.json')),
     rejected: count(paths.spoolRejected, (n) => !n.endsWith('.reason')),
   };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EngramError } from '../../errors.js';
 import type { EventLog } from '../../log/event-log.js';
 import { allProjections } from '../../projections/all-projections.js';
+import { describeDrain } from '../engine/describe-drain.js';
 import { ProjectionRunner } from '../engine/projection-runner.js';
 import { StateStore } from '../engine/state-store.js';
 import { defineCommand } from './command.js';
@@ -15,9 +16,9 @@ export const drain = defineCommand({
   access: 'write',
   args: z.object({}),
   async run(engine, _args, output) {
-    const report = await engine.drain();
-    output.err(`drained: ${report.ingested} ingested, ${report.duplicates} duplicates skipped, ${report.rejected} rejected, ${report.reacted} from reactors; log head ${engine.log.head}\n`);
-    return 0;
+    const { text, code } = describeDrain(await engine.drain(), engine.log.head);
+    output.err(text);
+    return code;
   },
 });
 
@@ -80,13 +81,21 @@ export const status = defineCommand({
 });
 
 /**
- * A seq is itself; an ISO time means every event before the first one stamped later than it
- * (the log as it stood then, taking event time as arrival time).
+ * A seq (digits only) is itself; an ISO 8601 time, with date, time and zone, means every event
+ * before the first one stamped later than it (the log as it stood then, taking event time as
+ * arrival time). Anything else is a usage error: Date.parse would read " 50", "50.5" or "-5" as
+ * years and replay nothing, without a word.
  */
 export async function resolveUntil(log: EventLog, until: string): Promise<number> {
   if (/^\d+$/.test(until)) return Math.min(Number(until), log.head);
-  const at = Date.parse(until);
-  if (Number.isNaN(at)) throw new EngramError('USAGE', `--until takes a seq or an ISO time, not ${JSON.stringify(until)}`);
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+  const at = iso.test(until) ? Date.parse(until) : Number.NaN;
+  if (Number.isNaN(at)) {
+    throw new EngramError(
+      'USAGE',
+      `--until takes a seq (digits, e.g. 40) or an ISO 8601 time with a zone (e.g. 2026-10-01T08:05:00Z), not ${JSON.stringify(until)}`,
+    );
+  }
   for await (const batch of log.read()) {
     for (const event of batch) if (Date.parse(event.ts) > at) return event.seq - 1;
   }

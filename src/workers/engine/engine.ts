@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Clock } from '../../clock.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { defaultCatalog } from '../../events/default-catalog.js';
-import { newEventId, wallMicros } from '../../events/event-id.js';
+import { newEventId, systemClockMicros, wallMicros } from '../../events/event-id.js';
 import { isEngramError } from '../../errors.js';
 import { EmptyEventLog } from '../../log/empty-event-log.js';
 import { LevelEventLog } from '../../log/level-event-log.js';
@@ -12,7 +12,7 @@ import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
 import { StateStore } from './state-store.js';
-import { ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
+import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Reactor } from './reactor.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
@@ -51,6 +51,7 @@ export class Engine {
   readonly #options: EngineOptions;
   readonly #reactors: Reactor[];
   #ingesting: Promise<unknown> = Promise.resolve();
+  readonly #ingestMemory = ingestMemory();
   #reactingChain: Promise<unknown> = Promise.resolve();
   #reacting = false;
   #reactAgain = false;
@@ -114,11 +115,14 @@ export class Engine {
     }
   }
 
-  /** One ingest at a time, so two passes never interleave their batches. */
+  /**
+   * One ingest at a time, so two passes never interleave their batches. The cutoff is read from
+   * the system's wall clock, the clock hooks name their files by (see ingest.ts).
+   */
   ingest(options: IngestOptions = {}): Promise<IngestReport> {
     const run = this.#ingesting.then(() =>
       ingestSpool(
-        { log: this.log, catalog: this.catalog, paths: this.paths, nowMicros: wallMicros },
+        { log: this.log, catalog: this.catalog, paths: this.paths, nowMicros: systemClockMicros, memory: this.#ingestMemory },
         { ...this.#options.ingest, ...options },
       ),
     );
@@ -189,19 +193,29 @@ export class Engine {
     return { ...ingested, reacted };
   }
 
-  /** Ingests, projects and reacts until nothing is left to do. */
+  /**
+   * Ingests, projects and reacts until nothing is left to do, and always ends: a round counts as
+   * progress only if it moved something (a duplicate, a file that cannot be removed or one only a
+   * newer engram reads does not), and files wait only on bounds ingest.ts documents (a hook still
+   * writing, a name ahead of the clock). The report says what was left and why.
+   */
   async drain(): Promise<TickReport> {
-    const total: TickReport = { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, reacted: 0 };
+    const total: TickReport = { ...emptyIngestReport(), reacted: 0 };
     for (;;) {
       const round = await this.tick();
       total.ingested += round.ingested;
       total.duplicates += round.duplicates;
       total.rejected += round.rejected;
+      total.late += round.late;
       total.reacted += round.reacted;
       total.waiting = round.waiting;
-      if (round.ingested + round.reacted + round.rejected + round.duplicates === 0 && round.waiting === 0) return total;
-      // Files behind a hook that is still writing: give it a moment.
-      if (round.waiting > 0 && round.ingested === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      total.newer = round.newer;
+      total.stuck = round.stuck;
+      total.problems = round.problems;
+      const progressed = round.ingested + round.rejected + round.reacted > 0;
+      if (!progressed && round.waiting === 0) return total;
+      // Files behind a hook that is still writing, or named a little ahead: give them a moment.
+      if (!progressed) await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 

@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 
 /**
@@ -6,7 +7,14 @@ import { z } from 'zod';
  */
 export const requestSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('ping') }),
-  z.object({ op: z.literal('stop') }),
+  z.object({
+    op: z.literal('stop'),
+    /**
+     * A hand-over (see hand-over.ts): stop only if this worker's build is older than this one.
+     * Absent, stop regardless (`engram worker stop`). Workers from before hand-overs ignore it.
+     */
+    ifOlderThan: z.string().max(100).optional(),
+  }),
   z.object({
     op: z.literal('command'),
     name: z.string().max(40),
@@ -18,7 +26,14 @@ export const requestSchema = z.discriminatedUnion('op', [
 export type Request = z.infer<typeof requestSchema>;
 
 export const responseSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('pong'), pid: z.number().int(), head: z.number().int(), startedAt: z.string() }),
+  z.object({
+    t: z.literal('pong'),
+    pid: z.number().int(),
+    head: z.number().int(),
+    startedAt: z.string(),
+    /** The worker's build (build-id.ts); absent from workers that predate build ids. */
+    build: z.string().max(100).optional(),
+  }),
   z.object({ t: z.literal('out'), text: z.string() }),
   z.object({ t: z.literal('err'), text: z.string() }),
   z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
@@ -26,26 +41,70 @@ export const responseSchema = z.discriminatedUnion('t', [
 ]);
 export type Response = z.infer<typeof responseSchema>;
 
-/** Splits a stream into lines, each parsed by `schema`; a bad line is reported, not thrown. */
-export function lineReader<T>(schema: z.ZodType<T>, onMessage: (message: T) => void, onBad: (reason: string) => void) {
-  let buffer = '';
-  return (chunk: Buffer | string): void => {
-    buffer += chunk.toString();
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (line.trim() === '') continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        onBad(`not JSON: ${line.slice(0, 80)}`);
-        continue;
-      }
-      const parsed = schema.safeParse(json);
-      if (parsed.success) onMessage(parsed.data);
-      else onBad(`unexpected message: ${line.slice(0, 80)}`);
+/** A request is one short line. */
+export const MAX_REQUEST_CHARS = 64 * 1024;
+/**
+ * An answer line carries at most one batch of `log dump` (500 events, each prompt capped at
+ * about 20k characters), so far below this; a longer line is a broken or hostile peer.
+ */
+export const MAX_RESPONSE_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Splits a byte stream into lines, each parsed by `schema`; a bad line is reported, not thrown.
+ * Bytes are decoded as UTF-8 across chunk boundaries (a character split between two chunks is
+ * kept whole), and a line longer than `maxLineChars` is reported and skipped to its end rather
+ * than held in memory.
+ */
+export function lineReader<T>(
+  schema: z.ZodType<T>,
+  onMessage: (message: T) => void,
+  onBad: (reason: string) => void,
+  maxLineChars: number,
+) {
+  const decoder = new StringDecoder('utf8');
+  let pending: string[] = [];
+  let pendingChars = 0;
+  // Inside a line that was already reported too long: drop everything up to its newline.
+  let skipping = false;
+  const emit = (line: string) => {
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      // Not the line itself: whatever the peer sent stays out of logs.
+      onBad(`a line of ${line.length} characters is not JSON`);
+      return;
     }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) onMessage(parsed.data);
+    else onBad(`unexpected message (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  };
+  return (chunk: Buffer | string): void => {
+    let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n')) {
+      const tail = text.slice(0, newline);
+      text = text.slice(newline + 1);
+      if (skipping) {
+        skipping = false;
+      } else if (pendingChars + tail.length > maxLineChars) {
+        onBad(`a line longer than ${maxLineChars} characters`);
+      } else {
+        const line = pending.length > 0 ? pending.join('') + tail : tail;
+        emit(line);
+      }
+      pending = [];
+      pendingChars = 0;
+    }
+    if (skipping || text === '') return;
+    if (pendingChars + text.length > maxLineChars) {
+      onBad(`a line longer than ${maxLineChars} characters`);
+      pending = [];
+      pendingChars = 0;
+      skipping = true;
+      return;
+    }
+    pending.push(text);
+    pendingChars += text.length;
   };
 }

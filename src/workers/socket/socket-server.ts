@@ -1,41 +1,90 @@
 import { chmodSync, unlinkSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
+import { BUILD_ID } from '../../build-id.js';
+import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, isEngramError } from '../../errors.js';
 import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
-import { lineReader, requestSchema, type Request, type Response } from './socket-protocol.js';
+import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface SocketServerOptions {
   path: string;
   engine: Engine;
   commands: Map<string, EngineCommand<unknown>>;
   startedAt: string;
+  /** This worker's build, sent in every pong and compared on a hand-over. Default BUILD_ID. */
+  build?: string;
+  /**
+   * A connection that has sent no request after this long is closed, so a client that hangs
+   * (or a stray `nc`) holds nothing. Default 30,000 ms.
+   */
+  requestTimeoutMs?: number;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
   onActivity(): void;
-  onStop(): void;
+  /** `why` is for the worker's log. */
+  onStop(why: string): void;
   log(line: string): void;
 }
 
+export interface SocketServer {
+  /**
+   * Stops listening and ends every connection: idle ones at once, ones whose request is still
+   * being answered once they finish or after `graceMs` (a paused `engram log dump | less` would
+   * otherwise hold the worker forever), then waits for their handlers to return, so the engine
+   * is free to close.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
 /** The worker's end of the local socket: one request per connection, answers streamed back. */
-export function startSocketServer(options: SocketServerOptions): Promise<Server> {
+export function startSocketServer(options: SocketServerOptions): Promise<SocketServer> {
   // Only the log's holder gets here, so a socket file left behind is a dead worker's.
   try {
     unlinkSync(options.path);
   } catch {
     // none there
   }
-  const server = createServer((socket) => serve(socket, options));
+  const idle = new Set<Socket>();
+  const busy = new Map<Socket, Promise<void>>();
+  let closing = false;
+  const server = createServer((socket) => {
+    if (closing) return socket.destroy();
+    idle.add(socket);
+    socket.once('close', () => idle.delete(socket));
+    serve(socket, options, (handled) => {
+      idle.delete(socket);
+      busy.set(socket, handled);
+      void handled.finally(() => busy.delete(socket));
+    });
+  });
+  const handle: SocketServer = {
+    async close(graceMs) {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of idle) socket.destroy();
+      const handlers = () => Promise.all([...busy.values()]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([handlers(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      // Past the grace period a reader that stopped reading is cut off; its handler then fails
+      // on its next write and returns.
+      for (const socket of busy.keys()) socket.destroy();
+      for (const socket of idle) socket.destroy();
+      await handlers();
+      await closed;
+    },
+  };
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.path, () => {
       server.off('error', reject);
       chmodSync(options.path, 0o600);
-      resolve(server);
+      resolve(handle);
     });
   });
 }
 
-function serve(socket: Socket, options: SocketServerOptions): void {
+function serve(socket: Socket, options: SocketServerOptions, onRequest: (handled: Promise<void>) => void): void {
   let handled = false;
   const send = (message: Response): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -47,6 +96,9 @@ function serve(socket: Socket, options: SocketServerOptions): void {
       socket.once('close', onClose);
     });
   socket.on('error', () => socket.destroy());
+  socket.setTimeout(options.requestTimeoutMs ?? 30_000, () => {
+    if (!handled) socket.destroy();
+  });
   socket.on(
     'data',
     lineReader(
@@ -54,28 +106,40 @@ function serve(socket: Socket, options: SocketServerOptions): void {
       (request) => {
         if (handled) return;
         handled = true;
+        socket.setTimeout(0);
         // Asking whether the worker is there is not work: it must not keep an idle worker alive.
         if (request.op !== 'ping' && !(request.op === 'command' && request.name === 'status')) options.onActivity();
-        void handle(request, send, options)
-          .catch((err) => options.log(`request failed: ${describeError(err)}`))
-          .finally(() => socket.end());
+        onRequest(
+          handle(request, send, options)
+            .catch((err) => options.log(`request failed: ${describeError(err)}`))
+            .finally(() => socket.end()),
+        );
       },
       (reason) => {
         options.log(`bad request: ${reason}`);
         socket.destroy();
       },
+      MAX_REQUEST_CHARS,
     ),
   );
 }
 
 async function handle(request: Request, send: (message: Response) => Promise<void>, options: SocketServerOptions): Promise<void> {
+  const build = options.build ?? BUILD_ID;
   if (request.op === 'ping') {
-    await send({ t: 'pong', pid: process.pid, head: options.engine.log.head, startedAt: options.startedAt });
+    await send({ t: 'pong', pid: process.pid, head: options.engine.log.head, startedAt: options.startedAt, build });
     return;
   }
   if (request.op === 'stop') {
-    await send({ t: 'exit', code: 0 });
-    options.onStop();
+    const newer = request.ifOlderThan;
+    if (newer !== undefined && !isOlderBuild(build, newer)) {
+      await send({ t: 'err', text: `this worker's build ${build} is not older than ${newer}; it keeps running\n` });
+      await send({ t: 'exit', code: 1 });
+      return;
+    }
+    // Stop even if the client has already gone: it asked, and a hand-over counts on it.
+    await send({ t: 'exit', code: 0 }).catch(() => undefined);
+    options.onStop(newer === undefined ? 'asked to stop' : `handing over to build ${newer}`);
     return;
   }
   const command = options.commands.get(request.name);
