@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
+import PQueue from 'p-queue';
 import { EngramError } from '../errors.js';
 import { envelopeSchema, type Envelope, type StoredEnvelope } from '../events/envelope.js';
 import type { AppendResult, EventLog, ReadOptions } from './event-log.js';
@@ -62,8 +63,8 @@ export class LevelEventLog implements EventLog {
   #id = '';
   // The largest time prefix of any stored id of engram's own format; see idTime.
   #maxIdTime = '';
-  // Appends are chained so seqs stay gapless even if callers do not await each other.
-  #tail: Promise<unknown> = Promise.resolve();
+  // One append at a time, so seqs stay gapless even if callers do not await each other.
+  readonly #appends = new PQueue({ concurrency: 1 });
 
   private constructor(db: Level<string, Uint8Array>) {
     this.#db = db;
@@ -112,9 +113,7 @@ export class LevelEventLog implements EventLog {
   }
 
   append(events: readonly Envelope[]): Promise<AppendResult> {
-    const run = this.#tail.then(() => this.#append(events));
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#appends.add(() => this.#append(events));
   }
 
   async #append(events: readonly Envelope[]): Promise<AppendResult> {
@@ -198,7 +197,7 @@ export class LevelEventLog implements EventLog {
   }
 
   async close(): Promise<void> {
-    await this.#tail;
+    await this.#appends.onIdle();
     await this.#db.close();
   }
 }

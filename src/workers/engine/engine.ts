@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import PQueue from 'p-queue';
 import type { Clock } from '../../clock.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { defaultCatalog } from '../../events/default-catalog.js';
@@ -50,9 +51,10 @@ export class Engine {
   readonly #store: StateStore | null;
   readonly #options: EngineOptions;
   readonly #reactors: Reactor[];
-  #ingesting: Promise<unknown> = Promise.resolve();
+  // One ingest pass and one reactor round at a time: two never interleave their batches.
+  readonly #ingesting = new PQueue({ concurrency: 1 });
   readonly #ingestMemory = ingestMemory();
-  #reactingChain: Promise<unknown> = Promise.resolve();
+  readonly #reactingRounds = new PQueue({ concurrency: 1 });
   #reacting = false;
   #reactAgain = false;
 
@@ -120,14 +122,12 @@ export class Engine {
    * the system's wall clock, the clock hooks name their files by (see ingest.ts).
    */
   ingest(options: IngestOptions = {}): Promise<IngestReport> {
-    const run = this.#ingesting.then(() =>
+    return this.#ingesting.add(() =>
       ingestSpool(
         { log: this.log, catalog: this.catalog, paths: this.paths, nowMicros: systemClockMicros, memory: this.#ingestMemory },
         { ...this.#options.ingest, ...options },
       ),
     );
-    this.#ingesting = run.catch(() => undefined);
-    return run;
   }
 
   /**
@@ -136,7 +136,7 @@ export class Engine {
    * it is appended.
    */
   react(): Promise<number> {
-    const run = this.#reactingChain.then(async () => {
+    return this.#reactingRounds.add(async () => {
       if (!this.runner.caughtUp) return 0;
       let appended = 0;
       for (const reactor of this.#reactors) {
@@ -151,8 +151,6 @@ export class Engine {
       }
       return appended;
     });
-    this.#reactingChain = run.catch(() => undefined);
-    return run;
   }
 
   /**
