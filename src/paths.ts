@@ -87,6 +87,13 @@ function javaStringHash(text: string): number {
   return hash;
 }
 
+/**
+ * The directory of global memories (preferences that hold in every project), relative to Claude
+ * Code's config directory. Claude Code reads no global memory directory of its own, so the
+ * SessionStart summary brings these in; they live beside Claude Code's, where people look.
+ */
+export const GLOBAL_MEMORY_DIR = 'engram/memory';
+
 /** A project's memory directory, relative to Claude Code's config directory. */
 export function projectMemoryDir(cwd: string): string {
   return `projects/${projectSlug(cwd)}/memory`;

@@ -1,7 +1,19 @@
-/** What a sink does to files for one row: write a file whole, or merge entries into MEMORY.md. */
+import type { MemoryIndex } from './memories/memory-index-merge.js';
+
+/** What a sink does to files for one row. */
 export type FileOp =
+  /** Write the whole file. */
   | { readonly kind: 'write'; readonly path: string; readonly content: string }
-  | { readonly kind: 'index'; readonly dir: string; readonly entries: readonly IndexEntry[] };
+  /**
+   * The row's file is no longer here (it moved: archived, restored): remove what this sink
+   * wrote at `path`, if it is still exactly that. A file someone changed since, or one this sink
+   * never wrote, stays.
+   */
+  | { readonly kind: 'retire'; readonly path: string }
+  /** Add or update these entries' lines in `dir`/MEMORY.md, keeping every other line. */
+  | { readonly kind: 'index'; readonly dir: string; readonly entries: readonly IndexEntry[] }
+  /** Rewrite the memories projection's part of `dir`/MEMORY.md: its entries, ordered and capped, and its archive index. */
+  | { readonly kind: 'memory-index'; readonly dir: string; readonly index: MemoryIndex };
 
 export interface IndexEntry {
   file: string;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { describeError } from '../errors.js';
 import type { FileOp } from './file-ops.js';
+import { mergeMemoryIndex } from './memories/memory-index-merge.js';
 import { mergeIndex } from './memory-index.js';
 import type { OutputRecord, Sink, SinkContext, SinkReport } from './projector.js';
 import type { RowChange } from './row-change.js';
@@ -21,10 +22,10 @@ export interface FileSinkOptions<R> {
   ownedDirs?: readonly string[];
   /**
    * For a file engram has no record of writing (a rebuild, a first run): whether what it holds
-   * is engram's own. A file that is not is someone else's and is left alone. Default: every
-   * file at a path this sink writes is its own.
+   * is engram's own, made for this row. A file that is not is someone else's and is left alone.
+   * Default: every file at a path this sink writes is its own; a file to retire is never.
    */
-  isOwnFile?(existing: string): boolean;
+  isOwnFile?(existing: string, key: string): boolean;
   /**
    * Whether a file whose content is no longer what this sink last wrote there (someone edited
    * it) is left alone rather than overwritten. Default true; views that people are not meant to
@@ -58,7 +59,7 @@ export class FileSink<R> implements Sink<R> {
       key: change.key,
       ops: change.row === null ? [] : this.#options.materialize(change.key, change.row),
     }));
-    const paths = planned.flatMap(({ ops }) => ops.filter((op) => op.kind === 'write').map((op) => op.path));
+    const paths = planned.flatMap(({ ops }) => ops.flatMap((op) => (op.kind === 'write' || op.kind === 'retire' ? [op.path] : [])));
     const records = new Map<string, OutputRecord | undefined>();
     const known = await context.outputs(paths);
     paths.forEach((path, i) => records.set(path, known[i]));
@@ -72,8 +73,13 @@ export class FileSink<R> implements Sink<R> {
             const record = this.#write(key, op.path, op.content, records.get(op.path));
             report.outputs.push([op.path, record]);
             if (record.state !== 'written') leftAlone.add(op.path);
+          } else if (op.kind === 'retire') {
+            const record = this.#retire(key, op.path, records.get(op.path));
+            if (record !== undefined) report.outputs.push([op.path, record]);
+          } else if (op.kind === 'index') {
+            this.#updateIndex(op.dir, (existing) => mergeIndex(existing, op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`))));
           } else {
-            this.#mergeIndex(op.dir, op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`)));
+            this.#updateIndex(op.dir, (existing) => mergeMemoryIndex(existing, op.index));
           }
         }
       } catch (err) {
@@ -103,7 +109,7 @@ export class FileSink<R> implements Sink<R> {
       if (existingHash === hash) return { key, hash, state: 'written' };
       if (ownHash !== undefined) {
         if (existingHash !== ownHash && (this.#options.keepEdits ?? true)) return { key, hash: ownHash, state: 'edited' };
-      } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing)) {
+      } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing, key)) {
         return { key, hash: existingHash, state: 'foreign' };
       }
     }
@@ -111,11 +117,31 @@ export class FileSink<R> implements Sink<R> {
     return { key, hash, state: 'written' };
   }
 
-  #mergeIndex(dir: string, entries: Parameters<typeof mergeIndex>[1]): void {
+  /**
+   * Removes the file engram wrote at `path` when it is still exactly that; returns what to
+   * record of the path (null: nothing any more), or undefined to leave the record as it is.
+   */
+  #retire(key: string, path: string, record: OutputRecord | undefined): OutputRecord | null | undefined {
+    if (record !== undefined && record.state !== 'written') return undefined;
+    const full = join(this.#options.root, path);
+    const existing = readIfThere(full);
+    if (existing === undefined) return record === undefined ? undefined : null;
+    if (record === undefined) {
+      // No record (a rebuild in place): only a file that says it was made for this row goes.
+      if (!this.#options.isOwnFile?.(existing, key)) return undefined;
+    } else if (hashOf(existing) !== record.hash) {
+      // Changed since engram wrote it: someone's edit, kept where it is.
+      return { key, hash: record.hash, state: 'edited' };
+    }
+    rmSync(full);
+    return record === undefined ? undefined : null;
+  }
+
+  #updateIndex(dir: string, merge: (existing: string | undefined) => string): void {
     const path = join(this.#options.root, dir, 'MEMORY.md');
     const existing = readIfThere(path);
-    const merged = mergeIndex(existing, entries);
-    if (merged !== existing) writeFileAtomic(path, merged);
+    const merged = merge(existing);
+    if (merged !== existing) writeFileAtomic(path, merged, { durable: this.#options.durable ?? true });
   }
 }
 

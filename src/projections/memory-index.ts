@@ -2,18 +2,28 @@ import type { IndexEntry } from './file-ops.js';
 
 /**
  * MEMORY.md with engram's entries merged in: a line that already links to an entry's file is
- * rewritten in place, a missing one is added at the end, and every other line (hand-written,
+ * rewritten in place, a missing one is added at the end (before the memories' `## Archive
+ * Index` section when there is one), and every other line (hand-written,
  * other tools') stays byte for byte. Pure, and merging the same entries again changes nothing.
  */
 export function mergeIndex(existing: string | undefined, entries: readonly IndexEntry[]): string {
-  const lines = existing === undefined || existing === '' ? [] : existing.replace(/\n$/, '').split('\n');
+  const eol = existing?.includes('\r\n') ? '\r\n' : '\n';
+  const lines = existing === undefined || existing === '' ? [] : existing.replace(/\r?\n$/, '').split(/\r?\n/);
   for (const entry of entries) {
     const line = indexLine(entry);
     const at = lines.findIndex((candidate) => linksTo(candidate, entry.file));
     if (at >= 0) lines[at] = line;
-    else lines.push(line);
+    else lines.splice(beforeArchive(lines), 0, line);
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.join(eol)}${eol}`;
+}
+
+/** Where a new entry goes: the end, or before `## Archive Index` (and the blank lines leading to it). */
+function beforeArchive(lines: readonly string[]): number {
+  let at = lines.findIndex((line) => line.trim() === '## Archive Index');
+  if (at < 0) return lines.length;
+  while (at > 0 && lines[at - 1] === '') at--;
+  return at;
 }
 
 export function indexLine(entry: IndexEntry): string {

@@ -1,0 +1,150 @@
+import * as z from 'zod/mini';
+import { MEMORY_TYPES, ORIGINS, TIERS } from '../memories/memory-kinds.js';
+import { defineEvent } from './define-event.js';
+
+/**
+ * What happens to memories, as events: proposed, reinforced, corroborated, edited, pinned,
+ * superseded, archived, restored, forgotten. The memories projection folds them into Claude
+ * Code's memory files; nothing here is ever deleted, only moved (DESIGN.md invariant 6). The
+ * envelope's `project` is the memory's project, '' for a global one.
+ */
+
+/** Longest memory body the log keeps; a longer file is reported and left alone, never cut. */
+export const MEMORY_BODY_CAP = 64_000;
+
+const memoryId = z.string().check(z.minLength(1), z.maxLength(200));
+const name = z.string().check(z.minLength(1), z.maxLength(200));
+const description = z.string().check(z.maxLength(1000));
+const body = z.string().check(z.maxLength(MEMORY_BODY_CAP));
+const confidence = z.number().check(z.gte(0), z.lte(1));
+const isoTime = z.iso.datetime({ offset: true });
+const fileName = z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[^/\\\0]+\.md$/));
+const reason = z.string().check(z.maxLength(500));
+/** Frontmatter fields engram does not know, kept so a file written back loses none of them. */
+const extra = z.record(z.string(), z.unknown());
+
+export const MemoryProposed = defineEvent({
+  type: 'MemoryProposed',
+  schemaVersion: 1,
+  summary: 'A memory was proposed: by the correction detector, the distiller, the agent, an import or the user.',
+  data: z.object({
+    memoryId,
+    origin: z.enum(ORIGINS),
+    /** global: a preference that holds in every project; the envelope's project is then ''. */
+    scope: z.enum(['project', 'global']),
+    name,
+    description,
+    type: z.enum(MEMORY_TYPES),
+    tier: z.optional(z.enum(TIERS)),
+    body,
+    /** provisional: inferred, kept out of MEMORY.md and recall until corroborated. */
+    status: z.enum(['provisional', 'active']),
+    confidence,
+    pinned: z.optional(z.boolean()),
+    /** Names or file names of the memories this one says are wrong. */
+    contradicts: z.optional(z.array(z.string().check(z.maxLength(200))).check(z.maxLength(20))),
+    /** When it was first written, if before this event (an import keeps the file's dates). */
+    created: z.optional(isoTime),
+    lastReinforced: z.optional(isoTime),
+    reinforced: z.optional(z.int().check(z.nonnegative())),
+    /** The file name it had (an import), kept when it does not clash. */
+    fileName: z.optional(fileName),
+    extra: z.optional(extra),
+  }),
+});
+
+export const MemoryReinforced = defineEvent({
+  type: 'MemoryReinforced',
+  schemaVersion: 1,
+  summary: 'A memory was said again: its confidence rises by 0.1 (at most 1), and a provisional one becomes active.',
+  data: z.object({ memoryId, by: z.enum(ORIGINS) }),
+});
+
+export const MemoryCorroborated = defineEvent({
+  type: 'MemoryCorroborated',
+  schemaVersion: 1,
+  summary: 'A provisional memory was confirmed and is now active.',
+  data: z.object({ memoryId, by: z.enum(ORIGINS) }),
+});
+
+export const MemoryEdited = defineEvent({
+  type: 'MemoryEdited',
+  schemaVersion: 1,
+  summary: 'A memory file was changed by hand or by the agent; the change is the memory now, and is never overwritten.',
+  data: z.object({
+    memoryId,
+    by: z.enum(['hand', 'agent']),
+    name,
+    description,
+    type: z.enum(MEMORY_TYPES),
+    tier: z.optional(z.enum(TIERS)),
+    body,
+    confidence: z.optional(confidence),
+    pinned: z.optional(z.boolean()),
+    contradicts: z.optional(z.array(z.string().check(z.maxLength(200))).check(z.maxLength(20))),
+    extra: z.optional(extra),
+  }),
+});
+
+export const MemoryPinned = defineEvent({
+  type: 'MemoryPinned',
+  schemaVersion: 1,
+  summary: 'A memory was pinned: never archived, never rewritten by a reactor.',
+  data: z.object({ memoryId }),
+});
+
+export const MemoryUnpinned = defineEvent({
+  type: 'MemoryUnpinned',
+  schemaVersion: 1,
+  summary: 'A memory was unpinned.',
+  data: z.object({ memoryId }),
+});
+
+export const MemorySuperseded = defineEvent({
+  type: 'MemorySuperseded',
+  schemaVersion: 1,
+  summary: 'An active memory that contradicts this one retired it; it moves to _archive/ with its body intact.',
+  data: z.object({ memoryId, by: memoryId }),
+});
+
+export const MemoryArchived = defineEvent({
+  type: 'MemoryArchived',
+  schemaVersion: 1,
+  summary: 'A memory moved to _archive/ (decayed below the threshold, say); its body is kept and MEMORY.md points to it.',
+  data: z.object({ memoryId, reason, strength: z.optional(z.number()) }),
+});
+
+export const MemoryForgotten = defineEvent({
+  type: 'MemoryForgotten',
+  schemaVersion: 1,
+  summary: 'The user asked to forget a memory: it is archived with their reason, never deleted.',
+  data: z.object({ memoryId, reason }),
+});
+
+export const MemoryRestored = defineEvent({
+  type: 'MemoryRestored',
+  schemaVersion: 1,
+  summary: 'An archived or superseded memory was brought back to its memory directory.',
+  data: z.object({ memoryId }),
+});
+
+export const MemoriesMaintained = defineEvent({
+  type: 'MemoriesMaintained',
+  schemaVersion: 1,
+  summary: 'The maintenance tick ran: its time is the "now" memories are scored at until the next one.',
+  data: z.object({ at: isoTime }),
+});
+
+export const memoryEvents = [
+  MemoryProposed,
+  MemoryReinforced,
+  MemoryCorroborated,
+  MemoryEdited,
+  MemoryPinned,
+  MemoryUnpinned,
+  MemorySuperseded,
+  MemoryArchived,
+  MemoryForgotten,
+  MemoryRestored,
+  MemoriesMaintained,
+] as const;

@@ -1,0 +1,101 @@
+import type { MemoryOrigin, MemoryStatus, MemoryType, Tier } from '../../memories/memory-kinds.js';
+
+/** One memory, as the memories projection keeps it: everything its file shows, and where it is. */
+export interface MemoryRow {
+  readonly id: string;
+  /** Its memory directory, relative to Claude Code's config directory. */
+  readonly dir: string;
+  /** Its project; '' for a global memory. */
+  readonly project: string;
+  /** Its file name in `dir` (or in `dir/_archive/` while archived); fixed once chosen. */
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  readonly type: MemoryType;
+  readonly tier: Tier | undefined;
+  readonly body: string;
+  readonly status: MemoryStatus;
+  readonly confidence: number;
+  readonly reinforced: number;
+  readonly lastReinforced: string;
+  readonly created: string;
+  /** When an event last changed it (Claude Code's `metadata.modified`). */
+  readonly modified: string;
+  readonly pinned: boolean;
+  readonly contradicts: readonly string[];
+  readonly supersededBy: string | undefined;
+  readonly supersededAt: string | undefined;
+  readonly origin: MemoryOrigin;
+  readonly originSession: string | undefined;
+  /** Set while the file is in `_archive/`: since when and why. */
+  readonly archived: { readonly at: string; readonly reason: string } | undefined;
+  /** Frontmatter fields engram does not know, kept as they came. */
+  readonly extra: Readonly<Record<string, unknown>>;
+}
+
+/** What a directory's index needs of each of its memories. */
+export interface DirEntry {
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  readonly type: MemoryType;
+  readonly tier: Tier | undefined;
+  readonly status: MemoryStatus;
+  readonly confidence: number;
+  readonly lastReinforced: string;
+  readonly pinned: boolean;
+  readonly archived: MemoryRow['archived'];
+}
+
+/**
+ * One memory directory: its memories, by id, as its MEMORY.md and the matching of a new memory
+ * against the old ones need them. `asOf` is the time its memories are scored at: the latest
+ * event of the directory or maintenance tick, never the wall clock.
+ */
+export interface DirRow {
+  readonly dir: string;
+  readonly project: string;
+  readonly asOf: string;
+  readonly entries: ReadonlyMap<string, DirEntry>;
+}
+
+export function dirEntry(row: MemoryRow): DirEntry {
+  return {
+    file: row.file,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    tier: row.tier,
+    status: row.status,
+    confidence: row.confidence,
+    lastReinforced: row.lastReinforced,
+    pinned: row.pinned,
+    archived: row.archived,
+  };
+}
+
+/** Files no memory may take: the index, and the stats projection's files. */
+const RESERVED = new Set(['memory.md', 'auto-stats.md', 'auto-tool-usage.md', 'auto-errors.md']);
+
+/**
+ * A file name for a new memory: its name, lowercased, in ASCII letters, digits and dashes, at
+ * most 60 characters, unique in its directory (`-2`, `-3`… when taken). A file name it came
+ * with (an import) is kept when it is free.
+ */
+export function fileNameFor(name: string, wanted: string | undefined, taken: ReadonlySet<string>): string {
+  const free = (file: string) => !taken.has(file.toLowerCase()) && !RESERVED.has(file.toLowerCase());
+  if (wanted !== undefined && free(wanted)) return wanted;
+  const stem =
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .replace(/-+$/, '') || 'memory';
+  for (let n = 1; ; n++) {
+    const file = n === 1 ? `${stem}.md` : `${stem}-${n}.md`;
+    if (free(file)) return file;
+  }
+}
