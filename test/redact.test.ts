@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { redactCapped, redactDeepNoLonger } from '../src/redaction/redact-capped.js';
 import { redactDeep, redactText } from '../src/redaction/redact.js';
 import { benignCases, secretCases } from './redaction-corpus.js';
 
@@ -158,6 +159,48 @@ describe('redactText', () => {
       ),
       { numRuns: 500, seed: 7 },
     );
+  });
+});
+
+describe('redactCapped', () => {
+  const halfMarker = /\[(?:R(?:E(?:D(?:A(?:C(?:T(?:E(?:D(?::[\w-]*)?)?)?)?)?)?)?)?)?$/;
+
+  it('keeps the cap when a cut turns prose into a credential, and leaves nothing a later pass would grow', () => {
+    const prose = 'token: the quick brown fox jumps over the lazy dog';
+    expect(redactText(prose)).toBe(prose);
+    const text = `${'x'.repeat(191)} ${prose}`;
+    expect(text.slice(0, 201)).toMatch(/token: th$/);
+    const out = redactCapped(text, 201);
+    expect(out.length).toBeLessThanOrEqual(201);
+    expect(redactText(out)).toBe(out);
+    // A marker that does not fit is dropped whole, never cut in half.
+    expect(redactCapped(`${'ls '.repeat(63)}pw=x1y2z3`, 200)).toBe(`${'ls '.repeat(63)}pw=`);
+  });
+
+  it('never exceeds its cap, never ends in half a marker, and is left alone by a later pass (property)', () => {
+    const fragments = [
+      'token: the quick brown fox', 'password = hunter2', 'pw=x1', ' ', 'lorem ipsum ', '\n', 'API_KEY=abc123FAKE',
+      '[REDACTED:env]', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'Authorization: Bearer abcdef0123456789',
+      'https://u:p4ss@host/x', 'key: ', 'secret', ': ', '=', '"', 'sshpass -p ', 'my password is ', '😀',
+    ];
+    const text = fc.array(fc.constantFrom(...fragments), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 300 }), (input, cap) => {
+        const out = redactCapped(input, cap);
+        return out.length <= cap && redactText(out) === out && !halfMarker.test(out) && !/[\ud800-\udbff]$/.test(out);
+      }),
+      { numRuns: 2000, seed: 13 },
+    );
+  });
+
+  it('redactDeepNoLonger redacts every string without making any of them longer', () => {
+    const stored = { input: `${'x'.repeat(185)} token=abc123FAKE`, error: 'pw=x1', nested: [{ password: 'hunter2' }] };
+    const out = redactDeepNoLonger(stored) as typeof stored;
+    expect(out.input.length).toBeLessThanOrEqual(stored.input.length);
+    expect(out.error).toBe('pw=');
+    expect(out.nested[0]!.password).toBe('');
+    expect(JSON.stringify(out)).not.toMatch(/abc123FAKE|x1|hunter2/);
+    expect(redactDeepNoLonger({ short: 'API_KEY=abc123FAKE0123456789' })).toEqual({ short: 'API_KEY=[REDACTED:env]' });
   });
 });
 

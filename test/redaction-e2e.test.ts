@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { benignCases, secretCases, type SecretCase } from './redaction-corpus.js';
 import { drain, dumpLog, runHook, tempHome, walkFiles, type HookName, type TempHome } from './support/temp-home.js';
 
@@ -91,3 +92,40 @@ describe('redaction, end to end through hook processes', () => {
     }
   });
 });
+
+describe('caps, end to end through hook processes', () => {
+  it('stores a prompt and a pointer whose cut ends in a secret-like name within their caps, never rejected', async () => {
+    const h = tempHome();
+    try {
+      // `token: the quick…` is prose; cut to `token: th` it reads as a credential, and its
+      // marker is longer than `th`.
+      const sentence = 'token: the quick brown fox jumps over the lazy dog';
+      const prompt = `${fill('why does the parser choke on this input? ', PROMPT_CAP - 9)}${sentence}`;
+      const command = `echo "${fill('lorem ipsum ', POINTER_CAP - 15)}${sentence}"`;
+      const short = `${fill('ls -la ', POINTER_CAP - 12)} pw=x1y2z3`;
+      expect(prompt.slice(0, PROMPT_CAP).endsWith('token: th')).toBe(true);
+      expect(command.slice(0, POINTER_CAP).endsWith('token: th')).toBe(true);
+      await runHook('UserPromptSubmit', { ...common(1), prompt }, h.env);
+      for (const [i, cmd] of [command, short].entries()) {
+        await runHook('PostToolUse', { ...common(2 + i), tool_name: 'Bash', tool_input: { command: cmd }, tool_response: { stdout: 'ok' } }, h.env);
+      }
+      await drain(h.env);
+      const log = await dumpLog(h.env);
+      expect(log.map((e) => e.type)).toEqual(['PromptSubmitted', 'ToolCalled', 'ToolCalled']);
+      const [stored, pointer, shortPointer] = log.map((e) => (e.data.prompt ?? e.data.input) as string);
+      expect(stored!.length).toBeLessThanOrEqual(PROMPT_CAP);
+      expect(stored!.startsWith(prompt.slice(0, PROMPT_CAP - 9))).toBe(true);
+      expect(log[0]!.data).toMatchObject({ chars: prompt.length, truncated: true });
+      expect(pointer!.length).toBeLessThanOrEqual(POINTER_CAP);
+      // Its marker does not fit: the secret goes, and no half marker is left in its place.
+      expect(shortPointer).toMatch(/ls -la pw=$/);
+      for (const text of [stored!, pointer!, shortPointer!]) expect(text).not.toMatch(/\[REDACTED:[\w-]*$|token: th$/);
+    } finally {
+      await h.cleanup();
+    }
+  });
+});
+
+function fill(unit: string, length: number): string {
+  return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+}

@@ -46,32 +46,39 @@ function redactOnce(text: string): string {
 }
 
 /**
- * A copy of `value` with every string in it redacted, at any depth; object keys are kept as
- * they are. A string held under a secret name (`{"password": "hunter2"}`) is redacted whole,
- * since the name that gave it away is a key rather than part of the string.
+ * One string as `redactDeep` redacts it: its text, and under a secret-named key (`{"password":
+ * "hunter2"}`) the whole string, since the name that gave it away is a key rather than part of it.
  */
-export function redactDeep(value: unknown): unknown {
-  return deep(value, undefined, new WeakMap());
+export function redactField(value: string, key: string | undefined): string {
+  const redacted = redactText(value);
+  return key === undefined || redacted !== value ? redacted : redactValueNamed(key, value);
 }
 
-function deep(value: unknown, key: string | undefined, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') {
-    const redacted = redactText(value);
-    return key === undefined || redacted !== value ? redacted : redactValueNamed(key, value);
-  }
+/** A copy of `value` with every string in it redacted by `field`, at any depth; keys are kept. */
+export function redactDeep(value: unknown, field: (value: string, key: string | undefined) => string = redactField): unknown {
+  return deep(value, undefined, new WeakMap(), field);
+}
+
+function deep(
+  value: unknown,
+  key: string | undefined,
+  seen: WeakMap<object, unknown>,
+  field: (value: string, key: string | undefined) => string,
+): unknown {
+  if (typeof value === 'string') return field(value, key);
   if (value === null || typeof value !== 'object') return value;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
     const copy: unknown[] = [];
     seen.set(value, copy);
-    for (const item of value) copy.push(deep(item, undefined, seen));
+    for (const item of value) copy.push(deep(item, undefined, seen, field));
     return copy;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);
-  for (const [k, v] of Object.entries(value)) copy[k] = deep(v, k, seen);
+  for (const [k, v] of Object.entries(value)) copy[k] = deep(v, k, seen, field);
   return copy;
 }
