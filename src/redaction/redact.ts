@@ -34,13 +34,23 @@ const MAX_PASSES = 8;
 
 function redactOnce(text: string): string {
   let out = text;
+  let lower: string | undefined;
   for (const rule of RULES) {
-    out = out.replace(rule.pattern, (match: string, ...args: unknown[]) => {
-      const groups = args[args.length - 1] as Groups;
-      const input = args[args.length - 2] as string;
-      const offset = args[args.length - 3] as number;
-      return rule.replace(groups, match, offset, input);
+    if (rule.needs) {
+      lower ??= out.toLowerCase();
+      if (!rule.needs(lower)) continue;
+    }
+    const next = out.replace(rule.pattern, (match: string, ...args: unknown[]) => {
+      // The groups object comes last only when the pattern names a group.
+      const named = typeof args[args.length - 1] === 'object';
+      const at = named ? args.length - 1 : args.length;
+      const groups = (named ? args[at] : {}) as Groups;
+      return rule.replace(groups, match, args[at - 2] as number, args[at - 1] as string);
     });
+    if (next !== out) {
+      out = next;
+      lower = undefined;
+    }
   }
   return out;
 }
