@@ -2,13 +2,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
-import { benignCases, secretCases, type SecretCase } from './redaction-corpus.js';
+import { benignCases, secretCasePerShape, writtenBenignCases, type SecretCase } from './redaction-corpus.js';
 import { drain, dumpLog, runHook, tempHome, walkFiles, type HookName, type TempHome } from './support/temp-home.js';
 
 /**
  * The redaction corpus through real hook processes: no secret may reach a spool file, the log,
- * or any projection, and ordinary text must arrive unchanged.
+ * or any projection, and ordinary text must arrive unchanged. A process per case costs a tenth
+ * of a second, so this takes one case of each shape and a sample of the ordinary texts; the
+ * whole corpus is measured in-process by redact.test.ts.
  */
+const secretCases = secretCasePerShape;
+const ordinaryCases = [...writtenBenignCases, ...benignCases.filter((c, i) => !writtenBenignCases.includes(c) && i % 6 === 0)];
 let h: TempHome;
 beforeAll(() => {
   h = tempHome();
@@ -48,7 +52,6 @@ async function inBatches<T>(items: T[], size: number, run: (item: T, index: numb
 
 describe('redaction, end to end through hook processes', () => {
   it(`keeps all ${secretCases.length} secret shapes out of the spool, the log and every projection`, async () => {
-    expect(secretCases.length).toBeGreaterThanOrEqual(40);
     await inBatches(secretCases, 8, async (c, i) => {
       const [hook, payload] = hookFor(c, i);
       const result = await runHook(hook, payload, h.env);
@@ -78,15 +81,15 @@ describe('redaction, end to end through hook processes', () => {
     expect(logText).toContain('[REDACTED:');
   });
 
-  it(`leaves all ${benignCases.length} ordinary prompts as they were typed`, async () => {
+  it(`leaves ${ordinaryCases.length} ordinary prompts as they were typed`, async () => {
     const other = tempHome();
     try {
-      await inBatches(benignCases, 8, async (c, i) => {
+      await inBatches(ordinaryCases, 8, async (c, i) => {
         await runHook('UserPromptSubmit', { ...common(i), prompt: c.text }, other.env);
       });
       await drain(other.env);
       const prompts = new Set((await dumpLog(other.env)).map((e) => e.data.prompt));
-      for (const c of benignCases) expect(prompts.has(c.text), c.name).toBe(true);
+      for (const c of ordinaryCases) expect(prompts.has(c.text), c.name).toBe(true);
     } finally {
       await other.cleanup();
     }
