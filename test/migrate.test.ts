@@ -6,7 +6,7 @@ import { defaultCatalog } from '../src/events/default-catalog.js';
 import { defineLogMigration } from '../src/events/define-log-migration.js';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
-import { planMigrations, writeMigratedLog } from '../src/log/migrate-log.js';
+import { APPLIED_META, planMigrations, writeMigratedLog } from '../src/log/migrate-log.js';
 import { drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
@@ -34,13 +34,15 @@ describe('engram migrate', () => {
 
     const plan = await runCli(['migrate', '--dry-run'], h.env);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('would apply 1 migration(s) to 4 events');
-    expect(plan.stdout).toContain('rewrites 2 events (PromptSubmitted 1, ToolCalled 1); e.g. seq 2, 3');
+    expect(plan.stdout).toContain('would apply 2 migration(s) to 4 events');
+    // Both redact with today's rules: the first takes everything, the second finds nothing left.
+    expect(plan.stdout).toContain('0002-redact-with-current-rules: redact every stored string again with the current redaction rules\n    rewrites 2 events (PromptSubmitted 1, ToolCalled 1); e.g. seq 2, 3');
+    expect(plan.stdout).toContain('0003-redact-with-second-pass-rules: redact every stored string again with the current redaction rules\n    rewrites 0 events');
     expect(JSON.stringify(await dumpLog(h.env))).toContain(token);
 
     const run = await runCli(['migrate'], h.env);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/migrated 4 events; the old log is kept at .*log\.before-0002-redact-with-current-rules-/);
+    expect(run.stdout).toMatch(/migrated 4 events; the old log is kept at .*log\.before-0003-redact-with-second-pass-rules-/);
     const after = await dumpLog(h.env);
     expect(JSON.stringify(after)).not.toContain(token);
     expect(after.map((e) => [e.seq, e.id, e.type, e.schemaVersion])).toEqual(oldEvents.map((e, i) => [i + 1, e.id, e.type, e.schemaVersion]));
@@ -55,6 +57,30 @@ describe('engram migrate', () => {
 
     const again = await runCli(['migrate', '--dry-run'], h.env);
     expect(again.stdout).toContain('nothing to migrate');
+  });
+
+  it('takes out what the second pass of the rules recognises from a log the first pass already migrated (0003)', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append([
+      { ...base, id: 'old-000000021', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'sshpass -p Hunt3rFAKE ssh deploy@web1', ok: true } },
+      { ...base, id: 'old-000000022', type: 'PromptSubmitted', schemaVersion: 2, data: { prompt: 'my password is Sunshine42FAKE', chars: 29, truncated: false } },
+      { ...base, id: 'old-000000023', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'AWS_REGION=eu-west-1 aws s3 ls', ok: true } },
+    ]);
+    await log.setMeta(APPLIED_META, JSON.stringify(['0002-redact-with-current-rules']));
+    await log.close();
+    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    expect(plan.stdout).toContain('would apply 1 migration(s) to 3 events');
+    expect(plan.stdout).toContain('rewrites 2 events (ToolCalled 1, PromptSubmitted 1); e.g. seq 1, 2');
+    const run = await runCli(['migrate'], h.env);
+    expect(run.code, run.stderr).toBe(0);
+    const after = await dumpLog(h.env);
+    expect(after.map((e) => e.data.input ?? e.data.prompt)).toEqual([
+      'sshpass -p [REDACTED:password] ssh deploy@web1',
+      'my password is [REDACTED:secret]',
+      'AWS_REGION=eu-west-1 aws s3 ls',
+    ]);
   });
 
   it('keeps re-redacted strings within their caps, and the dry run checks what the run will write', async () => {
