@@ -18,6 +18,7 @@ import { ingestSpool } from '../src/workers/ingest/ingest.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
+import { redactionBench } from './redaction-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -28,6 +29,7 @@ try {
   await benchHooks();
   await benchIngest();
   await benchRebuild();
+  benchRedaction();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -37,6 +39,17 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+function benchRedaction(): void {
+  const r = redactionBench();
+  rows.push({
+    what: 'redaction: 8 MB vs 8 × 1 MB (linear time)',
+    ratio: r.linearity,
+    target: '≤ 1.50',
+    ok: r.linearity <= 1.5,
+    detail: `1 MB mixed ${r.mixedMs.toFixed(0)} ms (${(r.mixedMs / r.scanMs).toFixed(0)}× a replace scan of it), 21 KB prompt ${r.promptMs.toFixed(1)} ms, 1 MB adversarial ${r.adversarialMs.toFixed(0)} ms`,
+  });
+}
 
 async function benchHooks(): Promise<void> {
   const results = await hookBench({ repo, scratch, runs: 20 });

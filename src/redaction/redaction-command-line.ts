@@ -279,37 +279,62 @@ function redactWord(raw: string, edit: Edit): string {
 
 /**
  * The words of a command line, as a shell splits them; `null` between commands (`&& || | ; &`,
- * brackets, backticks). Linear: each character is looked at once.
+ * brackets, backticks). Linear: each character is looked at once, and a word without quotes or
+ * escapes is sliced rather than rebuilt.
  */
 function shellWords(line: string): Array<Word | null> {
   const out: Array<Word | null> = [];
   let i = 0;
   while (i < line.length) {
-    const c = line[i]!;
-    if (c === ' ' || c === '\t') {
+    const c = line.charCodeAt(i);
+    if (c === SPACE || c === TAB) {
       i++;
       continue;
     }
-    if ('|;&()`'.includes(c)) {
+    if (isSeparator(c)) {
       out.push(null);
       i++;
       continue;
     }
     const start = i;
-    let text = '';
-    let quote = '';
+    let plain = true;
+    let quote = 0;
     for (; i < line.length; i++) {
-      const d = line[i]!;
-      if (quote !== '') {
-        if (d === quote) quote = '';
-        else if (d === '\\' && quote === '"' && i + 1 < line.length) text += line[++i];
-        else text += d;
-      } else if (d === '"' || d === "'") quote = d;
-      else if (d === '\\' && i + 1 < line.length) text += line[++i];
-      else if (d === ' ' || d === '\t' || '|;&()`'.includes(d)) break;
-      else text += d;
+      const d = line.charCodeAt(i);
+      if (quote !== 0) {
+        if (d === quote) quote = 0;
+        else if (d === BACKSLASH && quote === DOUBLE) i++;
+      } else if (d === DOUBLE || d === SINGLE) {
+        quote = d;
+        plain = false;
+      } else if (d === BACKSLASH) {
+        i++;
+        plain = false;
+      } else if (d === SPACE || d === TAB || isSeparator(d)) break;
     }
-    out.push({ start, end: i, text });
+    i = Math.min(i, line.length);
+    out.push({ start, end: i, text: plain ? line.slice(start, i) : unquote(line.slice(start, i)) });
   }
   return out;
+}
+
+const [SPACE, TAB, BACKSLASH, DOUBLE, SINGLE] = [32, 9, 92, 34, 39];
+// | ; & ( ) `
+const isSeparator = (c: number): boolean => c === 124 || c === 59 || c === 38 || c === 40 || c === 41 || c === 96;
+
+/** A word's text as the program receives it: quotes removed, escapes resolved. */
+function unquote(raw: string): string {
+  let text = '';
+  let quote = '';
+  for (let i = 0; i < raw.length; i++) {
+    const d = raw[i]!;
+    if (quote !== '') {
+      if (d === quote) quote = '';
+      else if (d === '\\' && quote === '"' && i + 1 < raw.length) text += raw[++i];
+      else text += d;
+    } else if (d === '"' || d === "'") quote = d;
+    else if (d === '\\' && i + 1 < raw.length) text += raw[++i];
+    else text += d;
+  }
+  return text;
 }
