@@ -99,14 +99,16 @@ export const FOREIGN_SECRET_NAME = [
   'كلمة المرور', 'كلمة السر', 'पासवर्ड', 'รหัสผ่าน', '密码', '密碼', '口令', '密钥', '秘钥', '令牌',
   'パスワード', '暗証番号', 'トークン', 'シークレット', '秘密鍵', '비밀번호', '암호', '토큰',
 ].join('|');
-const FOREIGN_NAME = new RegExp(`(?:${FOREIGN_SECRET_NAME})$`, 'iu');
+// Built on first use: most hooks never see a name outside ASCII.
+let foreignName: RegExp | undefined;
+const isForeignName = (name: string): boolean => (foreignName ??= new RegExp(`(?:${FOREIGN_SECRET_NAME})$`, 'i')).test(name);
 
 /** How strongly a variable, field, header or flag name says its value is a secret. */
 export function classifyName(name: string): NameClass {
   // Splitting camelCase is quadratic in a run of capitals; no real name is this long.
   if (name.length > 256 || FILE_NAME.test(name)) return 'none';
   // Other scripts, or several words: the foreign names (ASCII ones are segments, above).
-  if (/[^\x00-\x7f]|\s/.test(name) && FOREIGN_NAME.test(name)) return 'strong';
+  if (/[^\x00-\x7f]|\s/.test(name) && isForeignName(name)) return 'strong';
   const segs = nameSegments(name);
   const last = segs[segs.length - 1];
   if (last === undefined) return 'none';

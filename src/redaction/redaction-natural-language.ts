@@ -7,7 +7,7 @@ import { judgeValue } from './redaction-judge.js';
 import { MARKER_SOURCE, marker } from './redaction-marker.js';
 import { FOREIGN_SECRET_NAME } from './redaction-names.js';
 import { anyOf, isMarker, QUOTED, R, type Rule } from './redaction-rule.js';
-import { carriesNoSecret, isProseWord, splitQuotes } from './redaction-values.js';
+import { carriesNoSecret, isLetters, isProseWord, splitQuotes, wordFollows } from './redaction-values.js';
 
 // Scripts that write words apart (Latin, Greek, Cyrillic): there a name must start a word.
 // Chinese, Japanese, Korean, Thai write them together: there it may start anywhere.
@@ -38,7 +38,7 @@ export const naturalLanguageRules: Rule[] = [
     replace(g, match) {
       const raw = g.value!;
       const value = raw.replace(/[.,;:?)\]]+$/, '');
-      if (isMarker(raw) || /^\p{L}+$/u.test(value) || isProseWord(value)) return match;
+      if (isMarker(raw) || isLetters(value) || isProseWord(value)) return match;
       const q = splitQuotes(value);
       if (carriesNoSecret(q === null ? value : q.content)) return match;
       return g.lead! + (q === null ? marker('secret') : q.open + marker('secret') + q.close) + raw.slice(value.length);
@@ -94,9 +94,9 @@ export const naturalLanguageRules: Rule[] = [
       const pin = /^(?:pin|passcode)$/i.test(g.noun!) && /^\d{4,8}$/.test(value);
       if (carriesNoSecret(value) && !pin) return match;
       // A lone word that a sentence goes on from ("the token is refreshed hourly") describes.
-      if (/^\p{L}+$/u.test(value)) {
+      if (isLetters(value)) {
         const next = input.slice(offset + match.length, offset + match.length + 16);
-        if (DESCRIBES.test(value.toLowerCase()) || (trail === '' && /^[ \t]+\p{L}/u.test(next))) return match;
+        if (DESCRIBES.test(value.toLowerCase()) || (trail === '' && wordFollows(next))) return match;
       }
       return g.lead! + marker('secret') + trail;
     },

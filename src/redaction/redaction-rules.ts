@@ -36,7 +36,8 @@ import {
   anyOf, ESC_QUOTED, isMarker, notAfter, QUOTED, R, SECRETISH, secretish, secretishAnd, START, UNQUOTED, type Groups, type Rule,
 } from './redaction-rule.js';
 import {
-  carriesNoSecret, isFilePath, isFunctionWord, isNumber, isPathOrRefs, isPublicKey, looksGenerated, splitQuotes,
+  carriesNoSecret, isFilePath, isFunctionWord, isLetters, isNumber, isPassphraseWord, isPathOrRefs, isPublicKey, looksGenerated,
+  splitQuotes,
 } from './redaction-values.js';
 
 export type { Groups, Rule } from './redaction-rule.js';
@@ -132,7 +133,7 @@ export const RULES: Rule[] = [
       const words = value.split(/[ \t]+/);
       if (words.length < 2 || words.length > 8 || /[.?!:]$/.test(value)) return match;
       // Words, not code: `password: str = "…"` is a type and a default.
-      if (words.some((w) => isFunctionWord(w) || !/^[\p{L}\p{N}][\p{L}\p{N}'’!-]*$/u.test(w))) return match;
+      if (words.some((w) => isFunctionWord(w) || !isPassphraseWord(w))) return match;
       return g.lead! + marker('assignment') + g.value!.slice(value.length);
     },
     needs: (lower) => (lower.includes(': ') || lower.includes(':\t')) && strongName(lower),
@@ -144,7 +145,7 @@ export const RULES: Rule[] = [
     pattern: new RegExp(R`^(?<lead>[ \t]*(?<name>[A-Za-z_][\w.-]{0,60})[ \t]+)(?<value>${MARKER_SOURCE}|"[^"\r\n]*"|'[^'\r\n]*'|[^\s"'${'`'}]+)[ \t]*;?[ \t]*$`, 'gm'),
     replace(g, match, offset, input) {
       const value = g.value!;
-      if (classifyName(g.name!) !== 'strong' || (!/^["']/.test(value) && /^\p{L}+$/u.test(value))) return match;
+      if (classifyName(g.name!) !== 'strong' || (!/^["']/.test(value) && isLetters(value))) return match;
       return g.lead! + judgeValue({ value, input, end: offset + match.length, cls: 'strong', codeLike: true, tight: false }, 'assignment') + match.slice(g.lead!.length + value.length);
     },
     needs: strongName,

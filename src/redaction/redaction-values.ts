@@ -62,7 +62,19 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 const MEMBER_CHAIN = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)+$/;
 // A keyword that starts an expression: `token = await fetchToken()`, `key = new Key(…)`.
 const EXPRESSION_KEYWORD = new Set(['await', 'new', 'yield', 'typeof', 'async', 'function', 'lambda', 'require', 'import', 'not', 'fn', 'func', 'match', 'try', 'cast', 'sizeof', 'static', 'const', 'let', 'var', 'mut', 'ref', 'move']);
-const PLAIN_WORD = /^\p{L}+(?:['’-]\p{L}+)*$/u;
+// Letters of the scripts that write words apart (Latin, Greek, Cyrillic), as ranges: `\p{L}`
+// would load Unicode tables into every hook process.
+const LETTER = String.raw`A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF`;
+const PLAIN_WORD = new RegExp(`^[${LETTER}]+(?:['’-][${LETTER}]+)*$`);
+const LETTERS = new RegExp(`^[${LETTER}]+$`);
+const WORD_FOLLOWS = new RegExp(`^[ \t]+[${LETTER}]`);
+const PASSPHRASE_WORD = new RegExp(`^[${LETTER}0-9][${LETTER}0-9'’!-]*$`);
+/** One word of letters: `sunshine`, `Passwort`, `пароль`. */
+export const isLetters = (value: string): boolean => LETTERS.test(value);
+/** Whether text (the rest of a line) goes on with a word after spaces. */
+export const wordFollows = (text: string): boolean => WORD_FOLLOWS.test(text);
+/** A word a passphrase could hold: letters and digits, an apostrophe, a dash. */
+export const isPassphraseWord = (value: string): boolean => PASSPHRASE_WORD.test(value);
 // `ConvertTo-SecureString`, `Get-Content`: a PowerShell command, code rather than a value.
 const CMDLET = /^[A-Z][a-zA-Z]+-[A-Z][A-Za-z]+$/;
 // `STENCIL_PASS: 0x0B95;`, `secret: 42`: too short to be worth guessing, and too common in code.
@@ -167,7 +179,7 @@ export function isCodeOrProse(value: string, ctx: ValueContext): boolean {
   }
   // A plain word followed by more words on the line is a sentence: a YAML value would have
   // been the whole rest of the line.
-  return ctx.codeLike && PLAIN_WORD.test(value) && /^[ \t]+\p{L}/u.test(ctx.restOfLine);
+  return ctx.codeLike && PLAIN_WORD.test(value) && wordFollows(ctx.restOfLine);
 }
 
 interface Quoted {
