@@ -50,7 +50,9 @@ export const ESC_QUOTED = R`\\(?<eq>["'])(?:(?!\\\k<eq>)[^\r\n])*(?:\\\k<eq>)?`;
 // An unquoted value ends at whitespace, quotes, brackets, `,;&` and at a `\n` escape.
 export const UNQUOTED = R`(?:\$\{\{[^{}\r\n]{0,200}\}\}|\$\{[^{}\s]{0,200}\}|[^\s"'${'`'},;&<>(){}\[\]\\]|\\(?![nrt]))+`;
 // A name that may hold a secret contains one of these; the replacer decides with classifyName.
-const SECRETISH_WORDS = ['key', 'tok', 'secret', 'pass', 'pwd', 'pw', 'cred', 'auth', 'sig', 'dsn'];
+// Not `dsn`: a DSN's own `password=` inside it must be found, not swallowed with the whole DSN
+// (the env rule still takes `SENTRY_DSN=…` whole).
+const SECRETISH_WORDS = ['key', 'tok', 'secret', 'pass', 'pwd', 'pw', 'cred', 'auth', 'sig'];
 export const SECRETISH = `(?:${SECRETISH_WORDS.join('|')})`;
 
 /** A `needs` that holds when the text contains any of `literals` (lower case). */
