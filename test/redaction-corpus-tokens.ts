@@ -111,6 +111,3 @@ export function tokenSecretCases(seed: number): SecretCase[] {
     return cases;
   });
 }
-
-/** How many token shapes the corpus holds. */
-export const tokenShapeCount = SHAPES.length;

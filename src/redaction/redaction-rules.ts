@@ -4,8 +4,8 @@
  * variable name, quotes, a program's flag) and puts a `[REDACTED:<kind>]` marker where the
  * secret was. The generic rules live here; families live beside them: vendor token shapes and
  * key blocks (redaction-token-formats.ts), passwords on command lines
- * (redaction-command-line.ts), credential-file lines and login pairs
- * (redaction-credential-lines.ts), other languages and English sentences
+ * (redaction-command-line.ts, program by program in redaction-programs.ts), credential-file
+ * lines and login pairs (redaction-credential-lines.ts), other languages and English sentences
  * (redaction-natural-language.ts). Names and values are judged by redaction-names.ts,
  * redaction-values.ts and redaction-judge.ts.
  *

@@ -45,7 +45,7 @@ const SAFE_WORDS = new Set([
   'incorrect', 'wrong', 'mismatch', 'valid', 'verified', 'unverified', 'unauthorized', 'forbidden',
   'weak', 'strong', 'ok', 'set', 'changed', 'updated', 'rotated', 'reset', 'present', 'absent',
   'provided', 'expiring', 'refreshed', 'invalidated', 'unavailable', 'enabled', 'disabled', 'not_set',
-  'notset', 'n/a', 'tbd', 'todo', 'changeme-later',
+  'notset', 'n/a', 'tbd',
 ]);
 const MASK = /^(?:\*+|x{3,}|X{3,}|\.{3,}|…|•+)$/;
 // A resource name (`secret_arn: arn:aws:secretsmanager:…:secret:prod/db-AbCdEf`) names where a
