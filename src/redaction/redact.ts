@@ -14,6 +14,7 @@
  * - Linear time: a megabyte of adversarial text takes milliseconds, not minutes.
  */
 import { RULES, redactValueNamed, type Groups } from './redaction-rules.js';
+import { tokenLiteralsIn } from './redaction-token-formats.js';
 
 /** Replaces every secret in `text` with `[REDACTED:<kind>]`, keeping the text around it. */
 export function redactText(text: string): string {
@@ -24,35 +25,48 @@ export function redactText(text: string): string {
   let out = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const next = redactOnce(out);
-    if (next === out) break;
+    if (next === undefined) break;
     out = next;
   }
   return out;
 }
 
 const MAX_PASSES = 8;
+// Up to this length a rule's `needs` is checked before its pattern runs: what a hook redacts.
+// Past it, checking every rule's literals costs more than running the patterns.
+const GATED = 64 * 1024;
 
-function redactOnce(text: string): string {
+/** One pass of every rule over `text`; undefined when no rule changed anything. */
+function redactOnce(text: string): string | undefined {
   let out = text;
   let lower: string | undefined;
+  let tokens: ReadonlySet<string> | undefined;
+  const tokensIn = () => (tokens ??= tokenLiteralsIn(lower!));
+  let changedAny = false;
   for (const rule of RULES) {
-    if (rule.needs) {
+    if (rule.needs && out.length <= GATED) {
       lower ??= out.toLowerCase();
-      if (!rule.needs(lower)) continue;
+      if (!rule.needs(lower, tokensIn)) continue;
     }
+    // Tracked per match: comparing two megabyte strings after every rule costs more.
+    let changed = false;
     const next = out.replace(rule.pattern, (match: string, ...args: unknown[]) => {
       // The groups object comes last only when the pattern names a group.
       const named = typeof args[args.length - 1] === 'object';
       const at = named ? args.length - 1 : args.length;
       const groups = (named ? args[at] : {}) as Groups;
-      return rule.replace(groups, match, args[at - 2] as number, args[at - 1] as string);
+      const replacement = rule.replace(groups, match, args[at - 2] as number, args[at - 1] as string);
+      if (replacement !== match) changed = true;
+      return replacement;
     });
-    if (next !== out) {
+    if (changed) {
       out = next;
       lower = undefined;
+      tokens = undefined;
+      changedAny = true;
     }
   }
-  return out;
+  return changedAny ? out : undefined;
 }
 
 /**

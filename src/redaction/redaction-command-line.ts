@@ -27,9 +27,14 @@ export const commandLineRule: Rule = {
   },
   replace(g) {
     const text = g.rest!;
-    const edits: Edit[] = [];
     const table = programs();
     let scan: Scan | undefined = table[g.prog!.toLowerCase()];
+    // One command on the line, and nothing it needs: nothing to split.
+    if (scan?.needs && !/[|;&()`]/.test(text)) {
+      const lower = text.toLowerCase();
+      if (!scan.needs.some((literal) => lower.includes(literal))) return g.prog! + text;
+    }
+    const edits: Edit[] = [];
     let words: Word[] = [];
     const finish = () => {
       if (scan) edits.push(...scan(words));

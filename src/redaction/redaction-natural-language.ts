@@ -6,7 +6,7 @@
 import { judgeValue } from './redaction-judge.js';
 import { MARKER_SOURCE, marker } from './redaction-marker.js';
 import { FOREIGN_SECRET_NAME } from './redaction-names.js';
-import { anyOf, isMarker, QUOTED, R, type Rule } from './redaction-rule.js';
+import { anyOf, isMarker, lazy, QUOTED, R, type Rule } from './redaction-rule.js';
 import { carriesNoSecret, isLetters, isProseWord, splitQuotes, wordFollows } from './redaction-values.js';
 
 // Scripts that write words apart (Latin, Greek, Cyrillic): there a name must start a word.
@@ -21,10 +21,18 @@ const DESCRIBES = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ent|ant|al|ic|ary|ory
 
 const PROSE_NOUN = anyOf('pass', 'pw', 'pin', 'key', 'token', 'secret', 'credential');
 const PROSE_VERB = anyOf('is', 'was', 'are', 'set', 'will', 'should', 'would', 'has', 'changed');
-// The foreign names written in ASCII, up to any pattern syntax in them (`parola d['’]ordine`).
-const FOREIGN_ASCII = anyOf(
-  ...FOREIGN_SECRET_NAME.split('|').map((name) => name.replace(/\[.*$/, '')).filter((name) => /^[\x00-\x7f]+$/.test(name)),
+// The foreign names written in ASCII, up to any pattern syntax in them (`parola d['’]ordine`):
+// one scan for all of them, built on first use.
+const foreignAscii = lazy(
+  () =>
+    new RegExp(
+      FOREIGN_SECRET_NAME.split('|')
+        .map((name) => name.replace(/\[.*$/, ''))
+        .filter((name) => /^[\x00-\x7f]+$/.test(name))
+        .join('|'),
+    ),
 );
+const FOREIGN_ASCII = (lower: string): boolean => foreignAscii().test(lower);
 
 export const naturalLanguageRules: Rule[] = [
   {

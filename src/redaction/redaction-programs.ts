@@ -20,7 +20,16 @@ export interface Edit {
   from: number;
   kind: string;
 }
-export type Scan = (words: Word[]) => Edit[];
+export type Scan = ((words: Word[]) => Edit[]) & {
+  /** Lower-case literals a command needs to hold for the scan to find anything (`login`). */
+  needs?: readonly string[];
+};
+
+/**
+ * `scan`, marked with the literals it needs: git, docker, npm and kubectl lines are common, and
+ * a line that cannot hold a password for them is not split into words at all.
+ */
+const needing = (needs: string[], scan: Scan): Scan => Object.assign((words: Word[]) => scan(words), { needs });
 
 const PASSWORD = 'password';
 
@@ -135,7 +144,8 @@ export const programs = lazy((): Record<string, Scan> => {
   const mysql = flags([], ['-p']);
   const ldap = flags(['-w'], ['-w']);
   const mongo = flags(['-p']);
-  const registryLogin = after('login', flags(['-p', '--password']), 2);
+  const registryLogin = needing(['login'], after('login', flags(['-p', '--password']), 2));
+  const configSetScan = needing(['config'], configSet(['config', 'set']));
   const smb = inside(['-U', '--user'], '%');
   const keytool = flags(['-storepass', '-keypass', '-srcstorepass', '-deststorepass', '-srckeypass', '-destkeypass', '-new']);
 
@@ -168,28 +178,31 @@ export const programs = lazy((): Record<string, Scan> => {
     lftp: inside(['-u'], ','),
     security: both(after('add-generic-password', flags(['-w']), 1), after('add-internet-password', flags(['-w']), 1)),
     sqlplus,
-    curl: both(
+    curl: needing(['-b', '--cookie', '--oauth2-bearer'], both(
       (words) => flags(['-b', '--cookie'])(words).filter((e) => e.word.text.includes('=')).map((e) => ({ ...e, kind: 'cookie' })),
       (words) => words.flatMap((w) => (/^-b\w+=/.test(w.text) ? [{ word: w, from: 2, kind: 'cookie' }] : [])),
       flags(['--oauth2-bearer']),
-    ),
-    aws: both(configSet(['configure', 'set']), (words) => (words.some((w) => w.text === 'SecureString') ? flags(['--value'])(words) : [])),
-    az: both(
+    )),
+    aws: needing(['configure', 'securestring'], both(
+      configSet(['configure', 'set']),
+      (words) => (words.some((w) => w.text === 'SecureString') ? flags(['--value'])(words) : []),
+    )),
+    az: needing(['secret', 'login'], both(
       (words) => (words.some((w) => w.text === 'secret') ? flags(['--value'])(words) : []),
       after('login', flags(['-p', '--password']), 1),
-    ),
-    npm: configSet(['config', 'set']), pnpm: configSet(['config', 'set']), yarn: configSet(['config', 'set']),
-    bun: configSet(['config', 'set']), git: configSet(['config']),
-    gh: after('secret', after('set', flags(['--body', '-b'], ['-b']), 1), 1),
-    fly: configSet(['secrets', 'set'], true), flyctl: configSet(['secrets', 'set'], true),
-    doppler: configSet(['secrets', 'set'], true),
+    )),
+    npm: configSetScan, pnpm: configSetScan, yarn: configSetScan, bun: configSetScan,
+    git: needing(['config'], configSet(['config'])),
+    gh: needing(['secret'], after('secret', after('set', flags(['--body', '-b'], ['-b']), 1), 1)),
+    fly: needing(['secrets'], configSet(['secrets', 'set'], true)), flyctl: needing(['secrets'], configSet(['secrets', 'set'], true)),
+    doppler: needing(['secrets'], configSet(['secrets', 'set'], true)),
     // `vault kv put secret/db password=x`: every value is the secret being stored.
-    vault: (words) => {
+    vault: needing(['put', 'patch', 'write'], (words) => {
       const plain = words.filter((w) => !w.text.includes('/'));
       return [...configSet(['kv', 'put'], true)(plain), ...configSet(['kv', 'patch'], true)(plain), ...configSet(['write'], true)(plain)];
-    },
-    kubectl: after('secret', inside(['--from-literal'], '=')),
-    oc: after('secret', inside(['--from-literal'], '=')),
+    }),
+    kubectl: needing(['secret'], after('secret', inside(['--from-literal'], '='))),
+    oc: needing(['secret'], after('secret', inside(['--from-literal'], '='))),
     'convertto-securestring': (words) => {
       const value = words.find((w, i) => !w.text.startsWith('-') || words[i - 1]?.text.toLowerCase() === '-string');
       return value && !value.text.startsWith('-') ? [{ word: value, from: 0, kind: PASSWORD }] : [];

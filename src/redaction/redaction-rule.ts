@@ -16,8 +16,9 @@ export interface Rule {
    * Given the text in lower case, whether the pattern could match at all: literals every match
    * holds. A hook redacts a few hundred characters in a fresh process, where compiling a
    * pattern costs more than running it; a rule whose literals are absent is not compiled.
+   * `tokens()` is the set of token-format literals the text holds, found in one scan.
    */
-  needs?: (lower: string) => boolean;
+  needs?: (lower: string, tokens: () => ReadonlySet<string>) => boolean;
 }
 export type Groups = Record<string, string | undefined>;
 

@@ -95,9 +95,29 @@ export const tokenFormatRules: Rule[] = TOKEN_FORMATS.map(([kind, source, litera
       return pattern();
     },
     replace: (_g, match, offset, input) => (kind === 'openai-key' ? openAiKind(match, input.charAt(offset + match.length)) : marker(kind)),
-    needs: anyOf(...literals),
+    needs: (_lower, tokens) => literals.some((literal) => tokens().has(literal)),
   };
 });
+
+// Every format's literals, found in one scan rather than seventy: longest first, each match
+// also counting the shorter literals it contains (`glc_` holds `gl`); a lookahead, so that
+// overlapping literals are all seen.
+const LITERALS = [...new Set(TOKEN_FORMATS.flatMap(([, , literals]) => literals))].sort((a, b) => b.length - a.length);
+const CONTAINED = new Map(LITERALS.map((literal) => [literal, LITERALS.filter((other) => literal.includes(other))]));
+const literalScan = lazy(
+  () => new RegExp(`(?=(${LITERALS.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}))`, 'g'),
+);
+
+/**
+ * The token-format literals `lower` (a text in lower case) holds. A short text is searched once
+ * per literal: compiling the scan would cost a hook more than it saves.
+ */
+export function tokenLiteralsIn(lower: string): Set<string> {
+  if (lower.length < 4096) return new Set(LITERALS.filter((literal) => lower.includes(literal)));
+  const found = new Set<string>();
+  for (const m of lower.matchAll(literalScan())) for (const literal of CONTAINED.get(m[1]!)!) found.add(literal);
+  return found;
+}
 
 // OpenAI (`sk-`, `sk-proj-`, `sk-svcacct-`) and Anthropic (`sk-ant-api03-`) share a prefix with
 // words: `sk-button-primary-large` is a CSS class and `sk-ecdsa-sha2-nistp256@openssh.com` a key
