@@ -15,12 +15,16 @@ const ROUNDS = 3;
  */
 export function redactCapped(text: string, cap: number): string {
   let out = redactText(text.length <= cap ? text : text.slice(0, cap + OVERLAP));
+  // Whether `out` is what redaction made of something, which redaction leaves alone.
+  let redacted = true;
   for (let round = 0; ; round++) {
     const cut = capText(out, cap);
+    if (redacted && cut === out) return cut;
     const again = redactText(cut);
     if (again === cut) return cut;
     // Each fallback round keeps a strictly shorter prefix, so this ends (at worst at '').
-    out = round < ROUNDS ? again : cut.slice(0, Math.min(firstDifference(cut, again), cut.length - 1));
+    redacted = round < ROUNDS;
+    out = redacted ? again : cut.slice(0, Math.min(firstDifference(cut, again), cut.length - 1));
   }
 }
 
