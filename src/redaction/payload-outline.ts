@@ -26,7 +26,8 @@ export function payloadOutline(parsed: unknown, cap: number): string {
   else {
     const entries = Object.entries(parsed as Record<string, unknown>);
     const parts = entries.slice(0, MAX_KEYS).map(([key, value]) => {
-      const name = redactCapped(key, 60);
+      // A key outside Claude Code's own names is quoted, control characters escaped.
+      const name = /^[\w-]{1,60}$/.test(key) ? key : JSON.stringify(redactCapped(key, 60));
       const shown = SHOWN.has(key) && (typeof value === 'string' || typeof value === 'boolean');
       return `${name}: ${shown ? JSON.stringify(typeof value === 'string' ? redactCapped(value, VALUE_CAP) : value) : shape(value)}`;
     });

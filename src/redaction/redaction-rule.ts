@@ -8,7 +8,7 @@ import { MARKER_SOURCE } from './redaction-marker.js';
 export interface Rule {
   /** Short name for documentation and tests. */
   name: string;
-  /** A global regex; every rule uses named groups. */
+  /** A global regex; its named groups reach `replace` as `g`. */
   pattern: RegExp;
   /** Returns the replacement for one match: the match itself when it is not a secret. */
   replace(g: Groups, match: string, offset: number, input: string): string;
