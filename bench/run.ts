@@ -19,6 +19,7 @@ import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
 import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
+import { redactionBench } from './redaction-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -30,6 +31,7 @@ try {
   await benchIngest();
   await benchRebuild();
   await benchFlatCost();
+  benchRedaction();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -39,6 +41,17 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+function benchRedaction(): void {
+  const r = redactionBench();
+  rows.push({
+    what: 'redaction: 8 MB vs 8 × 1 MB (linear time)',
+    ratio: r.linearity,
+    target: '≤ 1.50',
+    ok: r.linearity <= 1.5,
+    detail: `1 MB mixed ${r.mixedMs.toFixed(0)} ms (${(r.mixedMs / r.scanMs).toFixed(0)}× a replace scan of it), 21 KB prompt ${r.promptMs.toFixed(1)} ms, 1 MB adversarial ${r.adversarialMs.toFixed(0)} ms`,
+  });
+}
 
 async function benchHooks(): Promise<void> {
   const results = await hookBench({ repo, scratch, runs: 20 });

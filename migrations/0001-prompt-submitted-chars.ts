@@ -1,11 +1,13 @@
 import * as z from 'zod/mini';
 import { defineUpcaster } from '../src/events/define-upcaster.js';
 import { PROMPT_CAP } from '../src/events/hook-events.js';
+import { capText } from '../src/redaction/redact-capped.js';
 
 /**
  * PromptSubmitted v1 kept the whole prompt and nothing else. v2 caps the stored prompt at
  * PROMPT_CAP (a 5 MB paste must not bloat the log) and so records the typed length and whether
- * it was cut. A v1 prompt was never cut; its length is what it holds.
+ * it was cut. A v1 prompt was never cut; its length is what it holds. The cut never falls inside
+ * a marker a log migration put there.
  */
 export const promptSubmittedChars = defineUpcaster({
   id: '0001-prompt-submitted-chars',
@@ -13,7 +15,7 @@ export const promptSubmittedChars = defineUpcaster({
   fromSchemaVersion: 1,
   from: z.object({ prompt: z.string() }),
   upcast: ({ prompt }) => ({
-    prompt: prompt.length > PROMPT_CAP ? prompt.slice(0, PROMPT_CAP) : prompt,
+    prompt: capText(prompt, PROMPT_CAP),
     chars: prompt.length,
     truncated: prompt.length > PROMPT_CAP,
   }),

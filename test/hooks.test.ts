@@ -112,6 +112,35 @@ describe('hooks', () => {
     expect(readFileSync(h.paths.hooksLog, 'utf8').trim().split('\n').length).toBe(6);
   });
 
+  it('keeps a rejected payload as its outline and pointer: never tool output, file contents or raw stdin', async () => {
+    const h = home();
+    // tool_use_id must be a string: this payload is rejected, with output and contents in it.
+    const rejected = {
+      ...common,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: '/home/dev/src/app/notes.md', content: 'FILE_BODY private notes' },
+      tool_response: { stdout: 'TOOL_OUTPUT the diff of a private repository', filePath: '/home/dev/src/app/notes.md' },
+      tool_use_id: 42,
+    };
+    const notJson = `{"session_id": "sess-1", "prompt": "RAW_PROMPT my diary", "password": "hunter2"`;
+    for (const [hook, stdin] of [['PostToolUse', JSON.stringify(rejected)], ['UserPromptSubmit', notJson]] as const) {
+      expect(await runHook(hook, stdin, h.env), hook).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    await drain(h.env);
+    const [tool, prompt] = await dumpLog(h.env);
+    expect(tool).toMatchObject({ type: 'HookInputRejected', session: 'sess-1', data: { hook: 'PostToolUse' } });
+    expect(tool!.data.reason).toContain('tool_use_id');
+    expect(tool!.data.excerpt).toBe(
+      '{session_id: "sess-1", transcript_path: "/tmp/t.jsonl", cwd: "/home/dev/src/app", hook_event_name: "PostToolUse", ' +
+        'tool_name: "Write", tool_input: object(2 keys), tool_response: object(2 keys), tool_use_id: number}; ' +
+        'pointer: /home/dev/src/app/notes.md',
+    );
+    expect(prompt).toMatchObject({ type: 'HookInputRejected', data: { hook: 'UserPromptSubmit', excerpt: `not JSON: ${notJson.length} bytes` } });
+    const everything = JSON.stringify([tool, prompt]) + readFileSync(h.paths.hooksLog, 'utf8');
+    for (const text of ['FILE_BODY', 'TOOL_OUTPUT', 'RAW_PROMPT', 'hunter2']) expect(everything).not.toContain(text);
+  });
+
   it('exits 0 and prints nothing even when it cannot write at all', async () => {
     const h = home();
     writeFileSync(join(h.root, 'not-a-dir'), 'x');

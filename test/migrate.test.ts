@@ -4,8 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
 import { logMigrations } from '../migrations/index.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
+import { defineLogMigration } from '../src/events/define-log-migration.js';
+import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
-import { finishInterruptedSwap, swapInMigratedLog, writeMigratedLog } from '../src/log/migrate-log.js';
+import { APPLIED_META, finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigratedLog } from '../src/log/migrate-log.js';
 import { drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
@@ -33,13 +35,15 @@ describe('engram migrate', () => {
 
     const plan = await runCli(['migrate', '--dry-run'], h.env);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('would apply 1 migration(s) to 4 events');
-    expect(plan.stdout).toContain('rewrites 2 events (PromptSubmitted 1, ToolCalled 1); e.g. seq 2, 3');
+    expect(plan.stdout).toContain('would apply 2 migration(s) to 4 events');
+    // Both redact with today's rules: the first takes everything, the second finds nothing left.
+    expect(plan.stdout).toContain('0002-redact-with-current-rules: redact every stored string again with the current redaction rules\n    rewrites 2 events (PromptSubmitted 1, ToolCalled 1); e.g. seq 2, 3');
+    expect(plan.stdout).toContain('0003-redact-with-second-pass-rules: redact every stored string again with the current redaction rules\n    rewrites 0 events');
     expect(JSON.stringify(await dumpLog(h.env))).toContain(token);
 
     const run = await runCli(['migrate'], h.env);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/migrated 4 events; the old log is kept at .*log\.before-0002-redact-with-current-rules-/);
+    expect(run.stdout).toMatch(/migrated 4 events; the old log is kept at .*log\.before-0003-redact-with-second-pass-rules-/);
     const after = await dumpLog(h.env);
     expect(JSON.stringify(after)).not.toContain(token);
     expect(after.map((e) => [e.seq, e.id, e.type, e.schemaVersion])).toEqual(oldEvents.map((e, i) => [i + 1, e.id, e.type, e.schemaVersion]));
@@ -54,6 +58,101 @@ describe('engram migrate', () => {
 
     const again = await runCli(['migrate', '--dry-run'], h.env);
     expect(again.stdout).toContain('nothing to migrate');
+  });
+
+  it('takes out what the second pass of the rules recognises from a log the first pass already migrated (0003)', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append([
+      { ...base, id: 'old-000000021', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'sshpass -p Hunt3rFAKE ssh deploy@web1', ok: true } },
+      { ...base, id: 'old-000000022', type: 'PromptSubmitted', schemaVersion: 2, data: { prompt: 'my password is Sunshine42FAKE', chars: 29, truncated: false } },
+      { ...base, id: 'old-000000023', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'AWS_REGION=eu-west-1 aws s3 ls', ok: true } },
+    ]);
+    await log.setMeta(APPLIED_META, JSON.stringify(['0002-redact-with-current-rules']));
+    await log.close();
+    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    expect(plan.stdout).toContain('would apply 1 migration(s) to 3 events');
+    expect(plan.stdout).toContain('rewrites 2 events (ToolCalled 1, PromptSubmitted 1); e.g. seq 1, 2');
+    const run = await runCli(['migrate'], h.env);
+    expect(run.code, run.stderr).toBe(0);
+    const after = await dumpLog(h.env);
+    expect(after.map((e) => e.data.input ?? e.data.prompt)).toEqual([
+      'sshpass -p [REDACTED:password] ssh deploy@web1',
+      'my password is [REDACTED:secret]',
+      'AWS_REGION=eu-west-1 aws s3 ls',
+    ]);
+  });
+
+  it('keeps re-redacted strings within their caps, and the dry run checks what the run will write', async () => {
+    const h = tempHome();
+    homes.push(h);
+    // Capped when they were written, by rules that let a short secret through: its marker is
+    // longer than the secret, and would push each past its cap.
+    const pointer = `${'ls '.repeat(65)}pw=x1`;
+    const prompt = `${'lorem ipsum '.repeat(1700).slice(0, PROMPT_CAP - 9)}token: th`;
+    expect([pointer.length, prompt.length]).toEqual([POINTER_CAP, PROMPT_CAP]);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append([
+      { ...base, id: 'old-000000011', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: pointer, ok: true } },
+      { ...base, id: 'old-000000012', type: 'PromptSubmitted', schemaVersion: 2, data: { prompt, chars: 25_000, truncated: true } },
+    ]);
+    await log.close();
+
+    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain('rewrites 2 events (ToolCalled 1, PromptSubmitted 1)');
+    const run = await runCli(['migrate'], h.env);
+    expect(run.code, run.stderr).toBe(0);
+    const [tool, typed] = await dumpLog(h.env);
+    expect(tool!.data.input).toBe(`${'ls '.repeat(65)}pw=`);
+    expect(typed!.data.prompt.length).toBeLessThanOrEqual(PROMPT_CAP);
+    expect(typed!.data.prompt).not.toMatch(/token: th$|\[REDACTED:[\w-]*$/);
+  });
+
+  it('a dry run fails where the run would: an event the migrated log could not read', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append([
+      ...oldEvents,
+      // Over the cap: stored by a hook that did not check it.
+      { ...base, id: 'old-000000005', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'x'.repeat(POINTER_CAP + 50), ok: true } },
+    ]);
+    await log.close();
+    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    const run = await runCli(['migrate'], h.env);
+    for (const result of [plan, run]) {
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('MIGRATION_FAILED: the event at seq 5 would not be readable after migrating');
+    }
+    expect(readdirSync(h.paths.home).filter((n) => n.startsWith('log.'))).toEqual([]);
+    expect(JSON.stringify(await dumpLog(h.env))).toContain(token);
+  });
+
+  it('planMigrations rejects a migration that breaks an event, as writeMigratedLog would', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append(oldEvents);
+    const grows = defineLogMigration({
+      id: '9999-grows-pointers',
+      description: 'a careless migration',
+      transform: (event) => (event.type === 'ToolCalled' ? { ...event, data: { ...event.data as object, input: 'y'.repeat(POINTER_CAP + 1) } } : event),
+    });
+    try {
+      await expect(planMigrations(log, [grows], defaultCatalog())).rejects.toMatchObject({ code: 'MIGRATION_FAILED' });
+      await expect(writeMigratedLog(log, h.paths.log, [grows], defaultCatalog())).rejects.toThrow(/ToolCalled v1 data is invalid/);
+    } finally {
+      await log.close();
+    }
+  });
+
+  it('lifts a redacted v1 prompt to v2 without cutting a marker in half', () => {
+    const prompt = `${'a'.repeat(PROMPT_CAP - 5)} API_KEY=[REDACTED:env] and more`;
+    const event = { ...oldEvents[1]!, seq: 2, data: { prompt } };
+    const read = defaultCatalog().read(event).data as { prompt: string; chars: number; truncated: boolean };
+    expect(read).toEqual({ prompt: `${'a'.repeat(PROMPT_CAP - 5)} API_`, chars: prompt.length, truncated: true });
   });
 
   it('removes the old log only when asked, after the new one is in place', async () => {

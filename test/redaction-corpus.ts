@@ -3,14 +3,21 @@
  * framework: the unit tests in redact.test.ts and the end-to-end hook tests both drive it.
  *
  * Every secret here is fake — realistic in length and alphabet, often with FAKE or EXAMPLE in
- * it — so the corpus can live in the repository. `secrets` lists the exact substrings that must
- * not survive redaction.
+ * it, or generated from a fixed seed — so the corpus can live in the repository. `secrets`
+ * lists the exact substrings that must not survive redaction. The cases written out here come
+ * first; vendor tokens (redaction-corpus-tokens.ts), secrets only a context gives away
+ * (redaction-corpus-contexts.ts) and ordinary text (redaction-corpus-ordinary.ts) join them.
  */
+import { contextSecretCases } from './redaction-corpus-contexts.js';
+import { ordinaryTexts } from './redaction-corpus-ordinary.js';
+import { tokenSecretCases } from './redaction-corpus-tokens.js';
 
 export type SecretWhere = 'prompt' | 'command' | 'url' | 'tool-input' | 'error';
 
 export interface SecretCase {
   name: string;
+  /** What kind of secret this is, whatever its surroundings: the unit of the shape count. */
+  shape: string;
   where: SecretWhere;
   text: string;
   secrets: string[];
@@ -58,130 +65,152 @@ const OPENSSH_BODY = [
   'FAKEQyNTUxOQAAACBFAKEexampleKEYmaterial0123456789abcdefghijklmnopqrstuv',
 ];
 
-export const secretCases: SecretCase[] = [
+/** The cases written out by hand: each is a regression test of its own. */
+export const writtenSecretCases: SecretCase[] = [
   // ── known token formats ──
   {
     name: 'OpenAI project key pasted in a prompt',
+    shape: 'openai-project-key',
     where: 'prompt',
     text: `My OpenAI key is ${OPENAI}, can you wire it into the client for now? I'll rotate it later.`,
     secrets: [OPENAI],
   },
   {
     name: 'legacy OpenAI key in an error message',
+    shape: 'openai-legacy-key',
     where: 'error',
     text: `openai.AuthenticationError: Error code: 401 - Incorrect API key provided: ${OPENAI_LEGACY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
     secrets: [OPENAI_LEGACY],
   },
   {
     name: 'Anthropic key exported in a shell command',
+    shape: 'anthropic-key',
     where: 'command',
     text: `export ANTHROPIC_API_KEY='${ANTHROPIC}' && claude -p "hello"`,
     secrets: [ANTHROPIC],
   },
   {
     name: 'Anthropic key in Python code in a prompt',
+    shape: 'anthropic-key',
     where: 'prompt',
     text: `why does this fail?\n\nclient = anthropic.Anthropic(api_key="${ANTHROPIC}")\nmsg = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=[])`,
     secrets: [ANTHROPIC],
   },
   {
     name: 'GitHub classic token as the user of a remote URL',
+    shape: 'github-classic-token',
     where: 'command',
     text: `git remote set-url origin https://${GHP}@github.com/acme/payments-service.git`,
     secrets: [GHP],
   },
   {
     name: 'GitHub OAuth token in prose',
+    shape: 'github-oauth-token',
     where: 'prompt',
     text: `gh auth status shows the token ${GHO} with scopes repo, read:org — is that enough for the release workflow?`,
     secrets: [GHO],
   },
   {
     name: 'GitHub app token in a failed push',
+    shape: 'github-app-token',
     where: 'error',
     text: `remote: Invalid username or password.\nfatal: Authentication failed for 'https://x-access-token:${GHS}@github.com/acme/infra.git/'`,
     secrets: [GHS],
   },
   {
     name: 'fine-grained GitHub PAT in gh login',
+    shape: 'github-fine-grained-token',
     where: 'command',
     text: `echo ${GITHUB_PAT} | gh auth login --with-token`,
     secrets: [GITHUB_PAT],
   },
   {
     name: 'GitLab PAT in a clone URL',
+    shape: 'gitlab-pat',
     where: 'url',
     text: `https://oauth2:${GLPAT}@gitlab.com/acme/platform/deploy-tools.git`,
     secrets: [GLPAT],
   },
   {
     name: 'Slack bot token in a curl call',
+    shape: 'slack-bot-token',
     where: 'command',
     text: `curl -s -X POST https://slack.com/api/chat.postMessage -d token=${XOXB} -d channel=C0123456789 -d text="deploy done"`,
     secrets: [XOXB],
   },
   {
     name: 'Slack user token in JSON tool input',
+    shape: 'slack-user-token',
     where: 'tool-input',
     text: `{"command":"node scripts/post.js","env":{"SLACK_TOKEN":"${XOXP}"}}`,
     secrets: [XOXP],
   },
   {
     name: 'Slack incoming webhook URL',
+    shape: 'slack-webhook-url',
     where: 'url',
     text: `https://hooks.slack.com/services/${SLACK_HOOK_PATH}`,
     secrets: [SLACK_HOOK_PATH, 'FAKEXXXXXXXXXXXXXXXXXXXX'],
   },
   {
     name: 'Discord webhook URL in a prompt',
+    shape: 'discord-webhook-url',
     where: 'prompt',
     text: `post the nightly report to https://discord.com/api/webhooks/${DISCORD_HOOK_PATH} instead of email`,
     secrets: [DISCORD_HOOK_PATH],
   },
   {
     name: 'AWS credentials file pasted in a prompt',
+    shape: 'aws-credentials-file',
     where: 'prompt',
     text: `here is my ~/.aws/credentials, why does boto3 still say access denied?\n\n[default]\naws_access_key_id = ${AKIA}\naws_secret_access_key = ${AWS_SECRET}\nregion = us-east-1`,
     secrets: [AKIA, AWS_SECRET],
   },
   {
     name: 'AWS temporary credentials exported in a command',
+    shape: 'aws-environment-credentials',
     where: 'command',
     text: `export AWS_ACCESS_KEY_ID=${ASIA} AWS_SECRET_ACCESS_KEY=${AWS_SECRET} AWS_SESSION_TOKEN=${AWS_SESSION}; aws s3 ls`,
     secrets: [ASIA, AWS_SECRET, AWS_SESSION],
   },
   {
     name: 'AWS key id alone in an error',
+    shape: 'aws-access-key-id',
     where: 'error',
     text: `An error occurred (InvalidClientTokenId) when calling the GetCallerIdentity operation: The security token included in the request is invalid. (key ${AKIA})`,
     secrets: [AKIA],
   },
   {
     name: 'Google API key in a URL query',
+    shape: 'google-api-key',
     where: 'url',
     text: `https://maps.googleapis.com/maps/api/geocode/json?address=1600+Amphitheatre&key=${GOOGLE}`,
     secrets: [GOOGLE],
   },
   {
     name: 'Stripe live and restricted keys in a .env',
+    shape: 'stripe-secret-key',
     where: 'tool-input',
     text: `STRIPE_SECRET_KEY=${STRIPE}\nSTRIPE_RESTRICTED=${STRIPE_RK}\nSTRIPE_MODE=live`,
     secrets: [STRIPE, STRIPE_RK],
   },
   {
     name: 'npm token in .npmrc',
+    shape: 'npm-token',
     where: 'tool-input',
     text: `//registry.npmjs.org/:_authToken=${NPM}\n@acme:registry=https://npm.pkg.github.com`,
     secrets: [NPM],
   },
   {
     name: 'Hugging Face token in a login command',
+    shape: 'huggingface-token',
     where: 'command',
     text: `huggingface-cli login --token ${HF} --add-to-git-credential`,
     secrets: [HF],
   },
   {
     name: 'SendGrid key in JavaScript',
+    shape: 'sendgrid-key',
     where: 'prompt',
     text: `sgMail.setApiKey('${SENDGRID}');\nawait sgMail.send(msg); // why 403?`,
     secrets: [SENDGRID],
@@ -189,54 +218,63 @@ export const secretCases: SecretCase[] = [
   // ── JWTs and Authorization headers ──
   {
     name: 'JWT bearer header in curl',
+    shape: 'bearer authorization header',
     where: 'command',
     text: `curl -sS -H "Authorization: Bearer ${JWT}" -H 'Accept: application/json' https://api.internal.acme.dev/v2/orders?limit=5`,
     secrets: [JWT],
   },
   {
     name: 'bare JWT in a failed request log',
+    shape: 'jwt',
     where: 'error',
     text: `JsonWebTokenError: invalid signature\n    at verify (node_modules/jsonwebtoken/verify.js:171:19)\n  token: ${JWT}`,
     secrets: [JWT],
   },
   {
     name: 'opaque bearer token in a fetch call',
+    shape: 'bearer authorization header',
     where: 'prompt',
     text: `fetch("https://api.acme.dev/me", { headers: { "Authorization": "Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0FAKE" } })`,
     secrets: ['9f8e7d6c5b4a39281706f5e4d3c2b1a0FAKE'],
   },
   {
     name: 'Basic credentials in a raw HTTP request',
+    shape: 'basic authorization header',
     where: 'prompt',
     text: `GET /admin HTTP/1.1\r\nHost: intranet.acme.local\r\nAuthorization: Basic ${BASIC_B64}\r\nUser-Agent: curl/8.4.0`,
     secrets: [BASIC_B64],
   },
   {
     name: 'curl -u user:password',
+    shape: 'curl -u user:password',
     where: 'command',
     text: 'curl -u deploy:Tr0ub4dor-FAKE-3 -X POST https://jenkins.acme.dev/job/release/build',
     secrets: ['Tr0ub4dor-FAKE-3'],
   },
   {
     name: 'curl --user with quotes',
+    shape: 'curl -u user:password',
     where: 'command',
     text: "curl --user 'admin:p@ssW0rdFAKE' https://registry.acme.dev/v2/_catalog",
     secrets: ['p@ssW0rdFAKE'],
   },
   {
     name: 'API key header in curl',
+    shape: 'api key header',
     where: 'command',
     text: 'curl https://api.acme.dev/v1/reports -H "X-Api-Key: 4d7f0c9e2b1a48e6FAKE93c5d0e7a1b2" -H "Content-Type: application/json"',
     secrets: ['4d7f0c9e2b1a48e6FAKE93c5d0e7a1b2'],
   },
   {
     name: 'session cookie in curl',
+    shape: 'cookie header',
     where: 'command',
     text: `curl 'https://app.acme.dev/api/me' -H 'Cookie: sessionid=q8zr2lm5tn9xv1kpFAKE; csrftoken=Wb7Hs0Jd3Yc6Ge9FAKE' --compressed`,
     secrets: ['q8zr2lm5tn9xv1kpFAKE', 'Wb7Hs0Jd3Yc6Ge9FAKE'],
   },
   {
     name: 'Bearer token outside a header, in prose',
+    shape: 'bearer token in prose',
     where: 'prompt',
     text: 'the webhook sends Bearer a1B2c3D4e5F6g7H8i9J0FAKE in a custom X-Hook-Auth header, validate it',
     secrets: ['a1B2c3D4e5F6g7H8i9J0FAKE'],
@@ -244,36 +282,42 @@ export const secretCases: SecretCase[] = [
   // ── credentials in URLs ──
   {
     name: 'postgres URL in DATABASE_URL',
+    shape: 'password in a URL',
     where: 'command',
     text: 'DATABASE_URL=postgres://app_user:Pg-FAKE-9x8y7z@db.internal.acme.dev:5432/orders npx prisma migrate deploy',
     secrets: ['Pg-FAKE-9x8y7z'],
   },
   {
     name: 'MongoDB SRV URL in a prompt',
+    shape: 'password in a URL',
     where: 'prompt',
     text: 'mongoose.connect fails with mongodb+srv://admin:M0ngoFAKEpass@cluster0.ab1cd.mongodb.net/shop?retryWrites=true&w=majority — timeout after 30s',
     secrets: ['M0ngoFAKEpass'],
   },
   {
     name: 'Redis URL with password only',
+    shape: 'password in a URL',
     where: 'url',
     text: 'redis://:r3disFAKEsecret@cache.acme.dev:6379/0',
     secrets: ['r3disFAKEsecret'],
   },
   {
     name: 'AMQP URL in a connection error',
+    shape: 'password in a URL',
     where: 'error',
     text: 'Error: Socket closed abruptly during opening handshake at amqp://rabbit:Amqp-FAKE-42@mq.acme.dev:5672/%2F',
     secrets: ['Amqp-FAKE-42'],
   },
   {
     name: 'FTP URL with an unencoded @ in the password',
+    shape: 'password in a URL',
     where: 'url',
     text: 'ftp://backup:FAKE@pass123@files.acme.dev/nightly/db.tar.gz',
     secrets: ['FAKE@pass123'],
   },
   {
     name: 'JDBC URL with password parameter',
+    shape: 'password query parameter',
     where: 'tool-input',
     text: 'jdbc:mysql://db.acme.dev:3306/billing?user=billing&password=J4vaFAKEsecret&useSSL=true',
     secrets: ['J4vaFAKEsecret'],
@@ -281,18 +325,21 @@ export const secretCases: SecretCase[] = [
   // ── private keys ──
   {
     name: 'RSA private key pasted in a prompt',
+    shape: 'PEM private key',
     where: 'prompt',
     text: `is this key in the right format for the deploy action?\n\n-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY.join('\n')}\n-----END RSA PRIVATE KEY-----\n\nthe action says "invalid format"`,
     secrets: PEM_BODY,
   },
   {
     name: 'OpenSSH private key cut before its END line',
+    shape: 'OpenSSH private key',
     where: 'tool-input',
     text: `-----BEGIN OPENSSH PRIVATE KEY-----\n${OPENSSH_BODY.join('\n')}`,
     secrets: OPENSSH_BODY,
   },
   {
     name: 'GCP service-account JSON with an escaped private key',
+    shape: 'service-account JSON key',
     where: 'prompt',
     text: `{"type": "service_account", "project_id": "acme-prod", "private_key_id": "FAKEd2a1b0c9f8e7d6c5b4a3928170f6e5d4c3b2", "private_key": "-----BEGIN PRIVATE KEY-----\\n${PEM_BODY[0]}\\n${PEM_BODY[1]}\\n-----END PRIVATE KEY-----\\n", "client_email": "deployer@acme-prod.iam.gserviceaccount.com"}`,
     secrets: [PEM_BODY[0]!, PEM_BODY[1]!],
@@ -300,90 +347,105 @@ export const secretCases: SecretCase[] = [
   // ── named assignments ──
   {
     name: 'JSON config with apiKey and client_secret',
+    shape: 'secret-named JSON field',
     where: 'tool-input',
     text: '{"apiKey": "FAKE-7f3a9c2e1b0d4e6f8a7b", "client_id": "web-dashboard", "client_secret": "cs_FAKE_9QmLr7Tz0Kp3Vb8Nw5Hs"}',
     secrets: ['FAKE-7f3a9c2e1b0d4e6f8a7b', 'cs_FAKE_9QmLr7Tz0Kp3Vb8Nw5Hs'],
   },
   {
     name: 'docker-compose environment in YAML',
+    shape: 'secret-named YAML field',
     where: 'prompt',
     text: 'services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: s3cretFAKEpw\n      PGDATA: /var/lib/postgresql/data',
     secrets: ['s3cretFAKEpw'],
   },
   {
     name: 'plain YAML password',
+    shape: 'secret-named YAML field',
     where: 'prompt',
     text: 'smtp:\n  host: smtp.acme.dev\n  username: mailer\n  password: hunterFAKE\n  port: 587',
     secrets: ['hunterFAKE'],
   },
   {
     name: 'JavaScript string constant',
+    shape: 'secret-named string constant',
     where: 'prompt',
     text: `const stripeKey = "${STRIPE}";\nconst webhookSecret = 'whsec_FAKEabcdefghijklmnopqrstuvwxyz012345';`,
     secrets: [STRIPE, 'whsec_FAKEabcdefghijklmnopqrstuvwxyz012345'],
   },
   {
     name: 'Python settings with a typed default',
+    shape: 'secret-named string constant',
     where: 'prompt',
     text: 'class Settings(BaseSettings):\n    db_password: str = "FAKE-pw-Zq5Wn2Bv6"\n    jwt_secret: str = "FAKE_jwt_signing_material_0123"\n    debug: bool = False',
     secrets: ['FAKE-pw-Zq5Wn2Bv6', 'FAKE_jwt_signing_material_0123'],
   },
   {
     name: 'PHP variable assignment',
+    shape: 'secret-named string constant',
     where: 'prompt',
     text: "<?php\n$password = 'FAKEphpPa55';\n$db = new PDO($dsn, 'root', $password);",
     secrets: ['FAKEphpPa55'],
   },
   {
     name: 'CLI --password= and --token flags',
+    shape: 'secret-named long flag',
     where: 'command',
     text: 'mysqldump --user=backup --password=Dump-FAKE-77 shop > shop.sql && vercel deploy --prod --token Vc1FAKEx9Zr2Lm5Tn',
     secrets: ['Dump-FAKE-77', 'Vc1FAKEx9Zr2Lm5Tn'],
   },
   {
     name: 'ADO.NET connection string',
+    shape: 'connection string',
     where: 'tool-input',
     text: 'Server=tcp:acme.database.windows.net,1433;Initial Catalog=orders;User ID=orders_app;Password=Ad0FAKE!pass;Encrypt=True;',
     secrets: ['Ad0FAKE!pass'],
   },
   {
     name: 'Azure storage connection string',
+    shape: 'connection string',
     where: 'tool-input',
     text: 'DefaultEndpointsProtocol=https;AccountName=acmelogs;AccountKey=FAKEk2ZxV8hP1rL0c9sT3uW7yQ4nB6mJ2gF5dS8aK1eR0tY7uI3oP6lZ9xC2vB5nM8qW1eR4tY7uI0oP3aS6dF9gH2jK5lZ8xA==;EndpointSuffix=core.windows.net',
     secrets: ['FAKEk2ZxV8hP1rL0c9sT3uW7yQ4nB6mJ2gF5dS8aK1eR0tY7uI3oP6lZ9xC2vB5nM8qW1eR4tY7uI0oP3aS6dF9gH2jK5lZ8xA=='],
   },
   {
     name: 'OAuth client-credentials request body',
+    shape: 'form body secret',
     where: 'command',
     text: 'curl -X POST https://auth.acme.dev/oauth/token -d "grant_type=client_credentials&client_id=reporting&client_secret=oaFAKE8x7Zq2Lm5Tn9Xv"',
     secrets: ['oaFAKE8x7Zq2Lm5Tn9Xv'],
   },
   {
     name: 'refresh token in a JSON error body',
+    shape: 'secret-named JSON field',
     where: 'error',
     text: 'HTTP 400 {"error":"invalid_grant","error_description":"Token has been expired or revoked.","refresh_token":"1//0gFAKEexampleRefreshToken-abcDEF123"}',
     secrets: ['1//0gFAKEexampleRefreshToken-abcDEF123'],
   },
   {
     name: 'escaped JSON body in a curl command',
+    shape: 'secret-named JSON field',
     where: 'command',
     text: 'curl -X POST https://api.acme.dev/login -H "Content-Type: application/json" -d "{\\"username\\":\\"ops\\",\\"password\\":\\"Esc4pedFAKE\\"}"',
     secrets: ['Esc4pedFAKE'],
   },
   {
     name: 'kubectl secret from literal',
+    shape: 'secret set on a command line',
     where: 'command',
     text: 'kubectl create secret generic db-creds --from-literal=username=app --from-literal=password=K8sFAKEpw-42',
     secrets: ['K8sFAKEpw-42'],
   },
   {
     name: 'psql keyword connection string',
+    shape: 'connection string',
     where: 'command',
     text: 'psql "host=db.acme.dev port=5432 dbname=orders user=app password=PsqlFAKE99 sslmode=require"',
     secrets: ['PsqlFAKE99'],
   },
   {
     name: 'secret in a query string',
+    shape: 'password query parameter',
     where: 'url',
     text: 'https://api.weather.example/v1/forecast?q=Berlin&access_token=wx9FAKE8a7b6c5d4e3f2&units=metric',
     secrets: ['wx9FAKE8a7b6c5d4e3f2'],
@@ -391,55 +453,63 @@ export const secretCases: SecretCase[] = [
   // ── .env style ──
   {
     name: '.env file with several secrets',
+    shape: '.env secret',
     where: 'tool-input',
     text: `# local settings\nNODE_ENV=development\nPORT=3000\nDATABASE_PASSWORD=devFAKEpass\nSESSION_SECRET="a5f1c3e7FAKE9b2d4f6a8c0e2"\nSENTRY_DSN=https://FAKE1234abcd@o12345.ingest.sentry.io/67890\nMAILGUN_DOMAIN=mg.acme.dev\nINTERNAL_SERVICE=svcFAKE0x99secret`,
     secrets: ['devFAKEpass', 'a5f1c3e7FAKE9b2d4f6a8c0e2', 'svcFAKE0x99secret', 'FAKE1234abcd@o12345'],
   },
   {
     name: 'inline env var before a command',
+    shape: '.env secret',
     where: 'command',
     text: 'DEPLOY_TOKEN=dtFAKE1x2y3z4w5v6u7t npm run deploy -- --env=staging',
     secrets: ['dtFAKE1x2y3z4w5v6u7t'],
   },
   {
     name: 'docker run -e',
+    shape: '.env secret',
     where: 'command',
     text: 'docker run --rm -e DB_PASSWORD=DockerFAKE7 -e REDIS_URL=redis://cache:6379 -p 8080:8080 acme/api:latest',
     secrets: ['DockerFAKE7'],
   },
   {
     name: 'innocuously named env var with a random value',
+    shape: 'generated value under an innocuous name',
     where: 'command',
     text: 'export ACME_CONNECT="Zq5Wn2Bv6Ck1FAKE" && ./bin/sync',
     secrets: ['Zq5Wn2Bv6Ck1FAKE'],
   },
   {
     name: 'a .env written with printf escapes',
+    shape: '.env secret',
     where: 'command',
     text: "printf 'APP_NAME=shop\\nDB_PASSWORD=PrintfFAKE9\\nSTRIPE_KEY=sk_test_FAKE51HqLyjWDarjtT1z\\n' > .env",
     secrets: ['PrintfFAKE9', 'sk_test_FAKE51HqLyjWDarjtT1z'],
   },
   {
     name: 'a single-quoted password that starts with a dollar sign',
+    shape: '.env secret',
     where: 'command',
     text: "SMTP_PASSWORD='$ecretP4ssFAKE' ./send-report.sh",
     secrets: ['$ecretP4ssFAKE', 'ecretP4ssFAKE'],
   },
   {
     name: 'PGPASSWORD prefix',
+    shape: '.env secret',
     where: 'command',
     text: 'PGPASSWORD=pgFAKE-2024 psql -h db.acme.dev -U app -d orders -c "select 1"',
     secrets: ['pgFAKE-2024'],
   },
   {
     name: 'Windows set command',
+    shape: '.env secret',
     where: 'command',
     text: 'set OPENROUTER_KEY=or-FAKE-v1-8f7e6d5c4b3a2f1e0d9c && node agent.js',
     secrets: ['or-FAKE-v1-8f7e6d5c4b3a2f1e0d9c'],
   },
 ];
 
-export const benignCases: BenignCase[] = [
+export const writtenBenignCases: BenignCase[] = [
   { name: 'absolute path with key in the file name', text: '/home/me/src/key_utils.ts' },
   { name: 'relative path with auth and token', text: 'src/auth/token-store.ts' },
   {
@@ -501,3 +571,10 @@ export const benignCases: BenignCase[] = [
   { name: 'basic JavaScript in prose', text: 'You can test for basic JavaScript types, and Bearer tokens are covered in the next chapter.' },
   { name: 'a marker left by an earlier redaction', text: 'TOKEN=[REDACTED:env] and Authorization: Bearer [REDACTED:bearer]' },
 ];
+
+export const secretCases: SecretCase[] = [...writtenSecretCases, ...tokenSecretCases(20261101), ...contextSecretCases(14)];
+
+export const benignCases: BenignCase[] = [...writtenBenignCases, ...ordinaryTexts];
+
+/** One case of each shape, for tests that pay a process per case. */
+export const secretCasePerShape: SecretCase[] = secretCases.filter((c, i) => secretCases.findIndex((d) => d.shape === c.shape) === i);

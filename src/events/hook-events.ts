@@ -112,7 +112,11 @@ export const HookInputRejected = defineEvent({
   data: z.object({
     hook: z.string().check(z.maxLength(40)),
     reason: z.string().check(z.maxLength(500)),
-    /** The start of what arrived, redacted, control characters escaped. */
+    /**
+     * What arrived, as an outline: top-level keys with their types and sizes, identifier fields
+     * (session, tool name) redacted, and a tool call's pointer; never raw stdin, which holds tool
+     * output and file contents.
+     */
     excerpt: z.string().check(z.maxLength(2000)),
     bytes: z.int().check(z.nonnegative()),
   }),

@@ -16,11 +16,11 @@ void runHook({
   toEvent: (input) => ({
     definition: ToolFailed,
     data: {
-      tool: input.tool_name.slice(0, 200),
+      tool: redactCapped(input.tool_name, 200),
       input: toolInputPointer(input.tool_name, input.tool_input),
       error: redactCapped(errorText(input.error), ERROR_CAP),
       interrupted: input.is_interrupt,
-      toolUseId: input.tool_use_id?.slice(0, 200),
+      toolUseId: input.tool_use_id === undefined ? undefined : redactCapped(input.tool_use_id, 200),
     },
   }),
 });

@@ -8,8 +8,10 @@ import { newEventId, wallMicros } from '../events/event-id.js';
 import { HookInputRejected } from '../events/hook-events.js';
 import { resolvePaths, type EngramPaths } from '../paths.js';
 import { ensureWorker } from './ensure-worker.js';
-import { redactCapped } from '../redaction/redact-capped.js';
+import { payloadOutline } from '../redaction/payload-outline.js';
+import { redactDeepNoLonger } from '../redaction/redact-capped.js';
 import { redactDeep, redactText } from '../redaction/redact.js';
+import { toolInputPointer } from './tool-input-pointer.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
 /** Fields every Claude Code hook sends. Unknown fields are kept out, never refused. */
@@ -65,7 +67,8 @@ function buildEvent(
     try {
       parsed = JSON.parse(raw.toString('utf8'));
     } catch (err) {
-      problem = `stdin is not JSON: ${(err as Error).message}`;
+      // V8 quotes the start of the input in its message: keep only where it went wrong.
+      problem = `stdin is not JSON: ${(err as Error).message.replace(/,? "[\s\S]*" is not valid JSON$/, ' is not valid JSON')}`;
     }
   }
   let session = '';
@@ -83,9 +86,15 @@ function buildEvent(
     } else {
       try {
         body = spec.toEvent({ ...(own.data as object), ...common.data } as never);
-        // Each hook redacts what it keeps; this pass makes sure no field was forgotten.
-        body = { definition: body.definition, data: redactDeep(body.data) };
-        const checked = body.definition.data.safeParse(body.data);
+        // Each hook redacts and caps what it keeps; this pass makes sure no field was forgotten.
+        // A marker longer than what it replaces may not fit a field's cap: then nothing grows.
+        const built = body.data;
+        body = { definition: body.definition, data: redactDeep(built) };
+        let checked = body.definition.data.safeParse(body.data);
+        if (!checked.success) {
+          body = { definition: body.definition, data: redactDeepNoLonger(built) };
+          checked = body.definition.data.safeParse(body.data);
+        }
         if (!checked.success) {
           problem = `the ${body.definition.type} built from stdin is invalid: ${describeIssues(checked.error)}`;
           body = undefined;
@@ -99,7 +108,7 @@ function buildEvent(
     problem = redactText(problem ?? 'unreadable stdin').replace(/\s+/g, ' ').slice(0, 500);
     body = {
       definition: HookInputRejected,
-      data: { hook: spec.hook, reason: problem, excerpt: excerpt(raw), bytes: raw.length },
+      data: { hook: spec.hook, reason: problem, excerpt: outline(parsed, raw), bytes: raw.length },
     };
   }
   const micros = wallMicros();
@@ -153,12 +162,21 @@ function eventTime(env: NodeJS.ProcessEnv, micros: number): string {
   return new Date(Math.floor(micros / 1000)).toISOString();
 }
 
-function excerpt(raw: Buffer): string {
-  const text = raw.subarray(0, 4096).toString('utf8');
-  // eslint-disable-next-line no-control-regex
-  const printable = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f\ufffd]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return redactCapped(printable, 2000);
+/**
+ * What a rejected payload is kept as, in HookInputRejected's `excerpt`: its outline (keys, types,
+ * sizes, identifiers) and the pointer a tool call would have had; never raw stdin, which holds
+ * tool output and file contents.
+ */
+function outline(parsed: unknown, raw: Buffer): string {
+  if (parsed === undefined) return raw.length === 0 ? '' : `not JSON: ${raw.length} bytes`;
+  const payload = parsed as Record<string, unknown> | null;
+  const tool = typeof payload === 'object' && payload !== null ? payload.tool_name : undefined;
+  const pointer = typeof tool === 'string' && payload!.tool_input !== undefined ? toolInputPointer(tool, payload!.tool_input) : '';
+  const shape = payloadOutline(parsed, EXCERPT_CAP - (pointer ? pointer.length + 11 : 0));
+  return pointer ? `${shape}; pointer: ${pointer}` : shape;
 }
+
+const EXCERPT_CAP = 2000;
 
 function logLine(paths: EngramPaths, hook: string, message: string): void {
   try {

@@ -1,5 +1,6 @@
 import { POINTER_CAP } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
+import { redactText } from '../redaction/redact.js';
 
 // What identifies a tool call without its contents, by the input field that names it. Order
 // matters: a Bash call has `command` and `description`; the command is the pointer.
@@ -14,7 +15,7 @@ const POINTER_FIELDS = [
  */
 export function toolInputPointer(toolName: string, toolInput: unknown): string {
   if (toolInput === null || typeof toolInput !== 'object') {
-    return typeof toolInput === 'string' ? redactCapped(oneLine(toolInput), POINTER_CAP) : '';
+    return typeof toolInput === 'string' ? pointerText(toolInput) : '';
   }
   const input = toolInput as Record<string, unknown>;
   const parts: string[] = [];
@@ -30,7 +31,17 @@ export function toolInputPointer(toolName: string, toolInput: unknown): string {
   if (parts.length === 0 && toolName === 'TodoWrite' && Array.isArray(input.todos)) {
     parts.push(`${input.todos.length} todos`);
   }
-  return redactCapped(oneLine(parts.join(' ')), POINTER_CAP);
+  return pointerText(parts.join(' '));
+}
+
+// Only the head of a long input can become the pointer: redacting further would cost a hook
+// time for text nobody keeps.
+const RAW_WINDOW = POINTER_CAP + 4096;
+
+// Redacted before its lines are joined, while rules that read line structure (a YAML value, a
+// heredoc's credential lines) can still see it; then joined, capped and redacted again.
+function pointerText(text: string): string {
+  return redactCapped(oneLine(redactText(text.slice(0, RAW_WINDOW))), POINTER_CAP);
 }
 
 function oneLine(text: string): string {

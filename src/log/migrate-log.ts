@@ -1,9 +1,12 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { syncDir, writeFileAtomic } from '../atomic-write.js';
-import { EngramError } from '../errors.js';
+import { describeError, EngramError } from '../errors.js';
 import type { EventCatalog } from '../events/catalog.js';
+import { defaultCatalog } from '../events/default-catalog.js';
+import type { StoredEnvelope } from '../events/envelope.js';
 import type { LogMigration } from '../events/define-log-migration.js';
+import { EventCodec } from './event-codec.js';
 import type { EventLog } from './event-log.js';
 import { LevelEventLog } from './level-event-log.js';
 
@@ -36,8 +39,17 @@ export async function stampNewLog(log: EventLog, migrations: readonly LogMigrati
   }
 }
 
-/** What `engram migrate` would change, read from the log without writing anything. */
-export async function planMigrations(log: EventLog, migrations: readonly LogMigration[]): Promise<MigrationPlan> {
+/**
+ * What `engram migrate` would change, read from the log without writing anything. Every event is
+ * checked as `writeMigratedLog` checks what it wrote (same id and type, encoded and decoded, read
+ * through the catalog), so a dry run fails exactly where the real run would, and `migrate`, which
+ * plans first, fails before it writes anything.
+ */
+export async function planMigrations(
+  log: EventLog,
+  migrations: readonly LogMigration[],
+  catalog: EventCatalog = defaultCatalog(),
+): Promise<MigrationPlan> {
   const applied = new Set(await appliedMigrations(log));
   const pending = migrations.filter((m) => !applied.has(m.id));
   const plan: MigrationPlan = {
@@ -45,6 +57,7 @@ export async function planMigrations(log: EventLog, migrations: readonly LogMigr
     events: log.head,
   };
   if (pending.length === 0) return plan;
+  const codec = new EventCodec();
   for await (const batch of log.read()) {
     for (const event of batch) {
       let current = event;
@@ -57,9 +70,22 @@ export async function planMigrations(log: EventLog, migrations: readonly LogMigr
         if (entry.examples.length < 5) entry.examples.push({ seq: event.seq, id: event.id, type: event.type });
         current = { ...next, seq: event.seq };
       });
+      checkMigrated(event, current, codec, catalog);
     }
   }
   return plan;
+}
+
+function checkMigrated(before: StoredEnvelope, after: StoredEnvelope, codec: EventCodec, catalog: EventCatalog): void {
+  const { seq } = before;
+  if (after.id !== before.id || after.type !== before.type) {
+    throw new EngramError('MIGRATION_FAILED', `a migration changed the id or type of the event at seq ${seq}`);
+  }
+  try {
+    catalog.readStored(codec.decode(seq, codec.encode(after)));
+  } catch (err) {
+    throw new EngramError('MIGRATION_FAILED', `the event at seq ${seq} would not be readable after migrating: ${describeError(err)}`, { cause: err });
+  }
 }
 
 /**

@@ -14,6 +14,7 @@
  * - Linear time: a megabyte of adversarial text takes milliseconds, not minutes.
  */
 import { RULES, redactValueNamed, type Groups } from './redaction-rules.js';
+import { tokenLiteralsIn } from './redaction-token-formats.js';
 
 /** Replaces every secret in `text` with `[REDACTED:<kind>]`, keeping the text around it. */
 export function redactText(text: string): string {
@@ -24,54 +25,84 @@ export function redactText(text: string): string {
   let out = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const next = redactOnce(out);
-    if (next === out) break;
+    if (next === undefined) break;
     out = next;
   }
   return out;
 }
 
 const MAX_PASSES = 8;
+// Up to this length a rule's `needs` is checked before its pattern runs: what a hook redacts.
+// Past it, checking every rule's literals costs more than running the patterns.
+const GATED = 64 * 1024;
 
-function redactOnce(text: string): string {
+/** One pass of every rule over `text`; undefined when no rule changed anything. */
+function redactOnce(text: string): string | undefined {
   let out = text;
+  let lower: string | undefined;
+  let tokens: ReadonlySet<string> | undefined;
+  const tokensIn = () => (tokens ??= tokenLiteralsIn(lower!));
+  let changedAny = false;
   for (const rule of RULES) {
-    out = out.replace(rule.pattern, (match: string, ...args: unknown[]) => {
-      const groups = args[args.length - 1] as Groups;
-      const input = args[args.length - 2] as string;
-      const offset = args[args.length - 3] as number;
-      return rule.replace(groups, match, offset, input);
+    if (rule.needs && out.length <= GATED) {
+      lower ??= out.toLowerCase();
+      if (!rule.needs(lower, tokensIn)) continue;
+    }
+    // Tracked per match: comparing two megabyte strings after every rule costs more.
+    let changed = false;
+    const next = out.replace(rule.pattern, (match: string, ...args: unknown[]) => {
+      // The groups object comes last only when the pattern names a group.
+      const named = typeof args[args.length - 1] === 'object';
+      const at = named ? args.length - 1 : args.length;
+      const groups = (named ? args[at] : {}) as Groups;
+      const replacement = rule.replace(groups, match, args[at - 2] as number, args[at - 1] as string);
+      if (replacement !== match) changed = true;
+      return replacement;
     });
+    if (changed) {
+      out = next;
+      lower = undefined;
+      tokens = undefined;
+      changedAny = true;
+    }
   }
-  return out;
+  return changedAny ? out : undefined;
 }
 
 /**
- * A copy of `value` with every string in it redacted, at any depth; object keys are kept as
- * they are. A string held under a secret name (`{"password": "hunter2"}`) is redacted whole,
- * since the name that gave it away is a key rather than part of the string.
+ * One string as `redactDeep` redacts it: its text, and under a secret-named key (`{"password":
+ * "hunter2"}`) the whole string, since the name that gave it away is a key rather than part of it.
  */
-export function redactDeep(value: unknown): unknown {
-  return deep(value, undefined, new WeakMap());
+export function redactField(value: string, key: string | undefined): string {
+  const redacted = redactText(value);
+  return key === undefined || redacted !== value ? redacted : redactValueNamed(key, value);
 }
 
-function deep(value: unknown, key: string | undefined, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') {
-    const redacted = redactText(value);
-    return key === undefined || redacted !== value ? redacted : redactValueNamed(key, value);
-  }
+/** A copy of `value` with every string in it redacted by `field`, at any depth; keys are kept. */
+export function redactDeep(value: unknown, field: (value: string, key: string | undefined) => string = redactField): unknown {
+  return deep(value, undefined, new WeakMap(), field);
+}
+
+function deep(
+  value: unknown,
+  key: string | undefined,
+  seen: WeakMap<object, unknown>,
+  field: (value: string, key: string | undefined) => string,
+): unknown {
+  if (typeof value === 'string') return field(value, key);
   if (value === null || typeof value !== 'object') return value;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
     const copy: unknown[] = [];
     seen.set(value, copy);
-    for (const item of value) copy.push(deep(item, undefined, seen));
+    for (const item of value) copy.push(deep(item, undefined, seen, field));
     return copy;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);
-  for (const [k, v] of Object.entries(value)) copy[k] = deep(v, k, seen);
+  for (const [k, v] of Object.entries(value)) copy[k] = deep(v, k, seen, field);
   return copy;
 }

@@ -9,9 +9,17 @@
  */
 export type NameClass = 'none' | 'weak' | 'strong';
 
-// A segment ending like this names a secret: `pgpassword`, `clientsecret`, `accesstoken`.
-const STRONG_SEGMENT = /(?:password|passwd|passphrase|secret|secrets|token|apikey|credentials?|creds)$/;
-const STRONG_EXACT = new Set(['pwd', 'pw', 'pass', 'cred', 'authorization', 'authorisation']);
+// A segment ending like this names a secret: `pgpassword`, `clientsecret`, `accesstoken`,
+// `storepass` (keytool), a password in another language written in ASCII (`db_passwort`).
+export const FOREIGN_SEGMENTS = [
+  'passwort', 'kennwort', 'contrasena', 'senha', 'wachtwoord', 'haslo', 'heslo', 'passord', 'losenord',
+  'adgangskode', 'salasana', 'jelszo', 'geslo', 'lozinka', 'sifre', 'motdepasse',
+];
+const STRONG_SEGMENT = new RegExp(
+  '(?:password|passwd|passphrase|passcode|secret|secrets|token|apikey|credentials?|creds|dsn' +
+    `|(?:store|key|ssh|db|root|admin|user|mail|smtp|ftp|pg|mysql|redis|login|vnc|rdp|ldap|bind|wifi)pass|${FOREIGN_SEGMENTS.join('|')})$`,
+);
+const STRONG_EXACT = new Set(['pwd', 'pw', 'pass', 'cred', 'authorization', 'authorisation', 'requirepass', 'masterauth']);
 const WEAK_EXACT = new Set(['auth', 'oauth', 'oauth2', 'sig', 'signature']);
 // English words and non-secret "keys" that would otherwise end in `key`.
 const NOT_A_KEY = new Set(['monkey', 'donkey', 'turkey', 'hockey', 'jockey', 'whiskey', 'lackey', 'hotkey']);
@@ -47,7 +55,8 @@ const METADATA_SEGMENT = new Set([
   'options', 'config', 'configuration', 'settings', 'cache', 'ref', 'reference', 'schema',
   'model', 'service', 'client', 'handler', 'callback', 'fn', 'func', 'function', 'class',
   'module', 'util', 'utils', 'helper', 'helpers', 'validator', 'validation', 'input', 'counter',
-  'reset', 'changed', 'strength', 'complexity',
+  'reset', 'changed', 'strength', 'complexity', 'hash', 'hashed', 'arn', 'arns', 'prompt', 'attempts',
+  'encryption', 'cipher', 'stdin', 'stdout', 'fd', 'command', 'cmd', 'helper',
 ]);
 // `token-store.ts: …` is a file name in an error line, not an assignment.
 const FILE_NAME = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|json|ya?ml|toml|ini|cfg|conf|md|txt|sh|bash|zsh|sql|html|css|scss|lock|log|xml|pem|crt|key|pub|env)$/i;
@@ -75,10 +84,31 @@ function classifySegment(seg: string, previous: string | undefined): NameClass {
   return 'none';
 }
 
+/**
+ * "Password" (and "token", "secret key") in other languages, for a name written in its own
+ * script (`пароль`, `密码`, `contraseña`) or in several words (`mot de passe`). A regex source:
+ * the foreign-name rule finds these in text, classifyName in JSON keys.
+ */
+export const FOREIGN_SECRET_NAME = [
+  'passwort', 'kennwort', 'contraseña', 'contrasena', 'clave secreta', 'clave de acceso', 'mot de passe',
+  'mot_de_passe', 'motdepasse', 'clé secrète', 'clé api', 'senha', 'palavra-passe', 'chave secreta',
+  "parola d['’]ordine", 'wachtwoord', 'hasło', 'haslo', 'heslo', 'passord', 'lösenord', 'losenord',
+  'adgangskode', 'salasana', 'salasõna', 'jelszó', 'jelszo', 'parolă', 'şifre', 'şifresi', 'geslo',
+  'lozinka', 'slaptažodis', 'mật khẩu', 'kata sandi', 'kata laluan', 'api-schlüssel',
+  'пароль', 'парола', 'лозинка', 'токен', 'секретный ключ', 'κωδικός', 'סיסמה', 'סיסמא',
+  'كلمة المرور', 'كلمة السر', 'पासवर्ड', 'รหัสผ่าน', '密码', '密碼', '口令', '密钥', '秘钥', '令牌',
+  'パスワード', '暗証番号', 'トークン', 'シークレット', '秘密鍵', '비밀번호', '암호', '토큰',
+].join('|');
+// Built on first use: most hooks never see a name outside ASCII.
+let foreignName: RegExp | undefined;
+const isForeignName = (name: string): boolean => (foreignName ??= new RegExp(`(?:${FOREIGN_SECRET_NAME})$`, 'i')).test(name);
+
 /** How strongly a variable, field, header or flag name says its value is a secret. */
 export function classifyName(name: string): NameClass {
   // Splitting camelCase is quadratic in a run of capitals; no real name is this long.
   if (name.length > 256 || FILE_NAME.test(name)) return 'none';
+  // Other scripts, or several words: the foreign names (ASCII ones are segments, above).
+  if (/[^\x00-\x7f]|\s/.test(name) && isForeignName(name)) return 'strong';
   const segs = nameSegments(name);
   const last = segs[segs.length - 1];
   if (last === undefined) return 'none';

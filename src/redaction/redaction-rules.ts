@@ -1,7 +1,13 @@
 /**
- * What counts as a secret, for `redact.ts`. Each rule is a global regex and a replacer that
- * keeps the non-secret context (header name, URL user, variable name, quotes) and puts a
- * `[REDACTED:<kind>]` marker where the secret was.
+ * What counts as a secret, for `redact.ts`: every rule, in the order they run. Each rule is a
+ * global regex and a replacer that keeps the non-secret context (header name, URL user,
+ * variable name, quotes, a program's flag) and puts a `[REDACTED:<kind>]` marker where the
+ * secret was. The generic rules live here; families live beside them: vendor token shapes and
+ * key blocks (redaction-token-formats.ts), passwords on command lines
+ * (redaction-command-line.ts, program by program in redaction-programs.ts), credential-file
+ * lines and login pairs (redaction-credential-lines.ts), other languages and English sentences
+ * (redaction-natural-language.ts). Names and values are judged by redaction-names.ts,
+ * redaction-values.ts and redaction-judge.ts.
  *
  * Two properties hold every rule together:
  * - Idempotence: a marker is never a secret. Every value slot accepts a marker first and then
@@ -14,124 +20,43 @@
  *   run that something must follow has a bound, and patterns that could start anywhere are
  *   gated by a lookbehind so they start only at a word's first character.
  *
- * Imports only its siblings: this is bundled into hook processes whose budget is Node's own
- * start time.
+ * A rule's `needs` names literals every match holds; a text without them skips the rule, and
+ * a hook never compiles a pattern its text cannot match. Imports only its siblings: this is
+ * bundled into hook processes whose budget is Node's own start time.
  */
 
+import { keyBlockRule, tokenFormatRules } from './redaction-token-formats.js';
+import { commandLineRule } from './redaction-command-line.js';
+import { credentialLineRules } from './redaction-credential-lines.js';
+import { judgeValue, literalIsSafe } from './redaction-judge.js';
 import { MARKER_SOURCE, marker } from './redaction-marker.js';
-import { classifyName, type NameClass } from './redaction-names.js';
+import { classifyName, FOREIGN_SEGMENTS } from './redaction-names.js';
+import { naturalLanguageRules } from './redaction-natural-language.js';
 import {
-  carriesNoSecret, isCodeOrProse, isFilePath, isNumber, isPathOrRefs, isSecretVariable, looksGenerated, splitQuotes,
-  TEMPLATE, UNION_FOLLOWS,
+  anyOf, ESC_QUOTED, isMarker, notAfter, QUOTED, R, SECRETISH, secretish, secretishAnd, START, UNQUOTED, type Groups, type Rule,
+} from './redaction-rule.js';
+import {
+  carriesNoSecret, isFilePath, isFunctionWord, isLetters, isNumber, isPassphraseWord, isPathOrRefs, isPublicKey, looksGenerated,
+  splitQuotes,
 } from './redaction-values.js';
 
-// ───────────────────────────── rules ─────────────────────────────
+export type { Groups, Rule } from './redaction-rule.js';
+export { redactValueNamed } from './redaction-judge.js';
 
-export interface Rule {
-  /** Short name for documentation and tests. */
-  name: string;
-  /** A global regex; every rule uses named groups. */
-  pattern: RegExp;
-  /** Returns the replacement for one match: the match itself when it is not a secret. */
-  replace(g: Groups, match: string, offset: number, input: string): string;
-}
-export type Groups = Record<string, string | undefined>;
-
-const WHOLE_MARKER = new RegExp(`^${MARKER_SOURCE}$`);
-const isMarker = (s: string): boolean => WHOLE_MARKER.test(s);
-const R = String.raw;
-// Where a match may begin: not right after one of `chars`, except when that character ends a
-// `\n`, `\r` or `\t` escape, which counts as a line break (`printf 'A=1\nDB_PASSWORD=x'`,
-// JSON pasted into a prompt). One nested lookbehind rather than an alternation, which would
-// cost V8 its fast scan for the literal that follows (20× slower on plain text); placed after
-// a literal that was just matched (`--`), it is given that literal as `before`.
-const notAfter = (chars: string, before = ''): string => R`(?<![${chars}](?<!\\[nrt])${before})`;
-// Not inside a word and not right after a marker, so that replacing a value never lets a later
-// match begin where the original text did not allow one.
-const START = notAfter(R`\w\]-`);
-
-const QUOTED = R`[fFrRbBuU]{0,2}(?:"(?:[^"\\\r\n]|\\.)*"?|'(?:[^'\\\r\n]|\\.)*'?|${'`'}(?:[^${'`'}\\\r\n]|\\.)*${'`'}?)`;
-const ESC_QUOTED = R`\\(?<eq>["'])(?:(?!\\\k<eq>)[^\r\n])*(?:\\\k<eq>)?`;
-// An unquoted value ends at whitespace, quotes, brackets, `,;&` and at a `\n` escape.
-const UNQUOTED = R`(?:\$\{\{[^{}\r\n]{0,200}\}\}|\$\{[^{}\s]{0,200}\}|[^\s"'${'`'},;&<>(){}\[\]\\]|\\(?![nrt]))+`;
-// A name that may hold a secret contains one of these; the replacer decides with classifyName.
-const SECRETISH = R`(?:key|tok|secret|pass|pwd|pw|cred|auth|sig)`;
 const AUTH_SCHEMES = new Set([
   'bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm', 'hoba', 'mutual', 'vapid', 'oauth',
   'jwt', 'apikey', 'api-key', 'key', 'ssws', 'sso', 'scram-sha-1', 'scram-sha-256', 'aws4-hmac-sha256',
 ]);
 
-interface Judged {
-  value: string;
-  input: string;
-  end: number;
-  cls: NameClass;
-  /** `name: value`, `name = value`, `--name value`: may be code or a sentence. */
-  codeLike: boolean;
-  /** `name:value` with no space: as often a label (`npm run token:refresh`) as a credential. */
-  tight: boolean;
-}
+// Every name classifyName calls strong holds one of these.
+const strongName = anyOf('key', 'tok', 'secret', 'pass', 'pwd', 'pw', 'cred', 'auth', 'sig', 'dsn', ...FOREIGN_SEGMENTS);
 
-/** The replacement text for an assignment's value: the value itself when it is no secret. */
-function judgeValue(j: Judged, kind: string): string {
-  const { value, cls } = j;
-  if (isMarker(value)) return value;
-  const q = splitQuotes(value);
-  const after = j.input.slice(j.end, j.end + 16);
-  if (q !== null) {
-    if (literalIsSafe(q.content, cls) || (j.codeLike && q.close !== '' && UNION_FOLLOWS.test(after))) return value;
-    return q.open + marker(kind) + q.close;
-  }
-  if (literalIsSafe(value, cls)) return value;
-  if (isCodeOrProse(value, { next: after.charAt(0), restOfLine: after, codeLike: j.codeLike })) return value;
-  if (j.tight && !/\d/.test(value) && !looksGenerated(value)) return value;
-  return marker(kind);
-}
-
-/** Whether a literal held under a secret-like name is safe to keep. */
-function literalIsSafe(content: string, cls: NameClass): boolean {
-  if (cls === 'none' || carriesNoSecret(content)) return true;
-  if (isSecretVariable(content)) return true;
-  if (isFilePath(content)) return true;
-  // A weak name (`key`, `auth`, `sig`) needs a value that looks generated, not a template.
-  return cls === 'weak' && (!looksGenerated(content) || TEMPLATE.test(content));
-}
-
-/**
- * For a string stored under an object key (`{"password": "hunter2"}`): the whole string is
- * the value, so it goes unless the key is innocent or the value carries no secret.
- */
-export function redactValueNamed(name: string, value: string): string {
-  return literalIsSafe(value, classifyName(name)) ? value : marker('assignment');
-}
-
-/** Known credential formats, found anywhere. Kind, then the pattern. */
-const TOKEN_FORMATS: Array<[kind: string, source: string]> = [
-  ['jwt', R`eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]*(?:\.[\w-]+){0,2}`],
-  // OpenAI (`sk-`, `sk-proj-`, `sk-svcacct-`) and Anthropic (`sk-ant-api03-`); sorted out below.
-  ['openai-key', R`sk-[\w-]{20,}`],
-  ['stripe-key', R`(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,}`],
-  ['github-token', R`gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{30,}`],
-  ['gitlab-token', R`gl(?:pat|dt|rt|ptt|cbt|imt|oas|ft|soat|agent)-[\w-]{20,}`],
-  ['slack-token', R`xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,}`],
-  ['aws-key', R`(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`],
-  ['google-api-key', R`AIza[\w-]{30,}`],
-  ['google-oauth', R`ya29\.[\w-]{20,}|GOCSPX-[\w-]{20,}`],
-  ['npm-token', R`npm_[A-Za-z0-9]{30,}`],
-  ['hf-token', R`hf_[A-Za-z0-9]{30,}`],
-  ['sendgrid-key', R`SG\.[\w-]{16,}\.[\w-]{16,}`],
-  ['pypi-token', R`pypi-AgE[\w-]{50,}`],
-  ['digitalocean-token', R`do[opr]_v1_[a-f0-9]{64}`],
-  ['shopify-token', R`shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`],
-];
+// Names whose values identify or describe rather than authenticate, when a variable's name says
+// nothing of secrets: `GIT_SHA=d3be5c3…`, `IMAGE_DIGEST=sha256:…`.
+const DESCRIBED = /(?:^|_)(?:SHA|HASH|DIGEST|COMMIT|REV|REVISION|CHECKSUM|ETAG|TAG|UUID|GUID|ID|VERSION|REF|BRANCH|REGION|ZONE|ARN|IMAGE|BUILD|RUN|JOB|TRACE|SPAN)$/;
 
 export const RULES: Rule[] = [
-  {
-    // The whole block, BEGIN to END; with no END, to the end of the text, which may have been cut.
-    name: 'private-key',
-    pattern: /(?<pem>-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$))/g,
-    replace: () => marker('private-key'),
-  },
+  keyBlockRule,
   {
     // `scheme://user:password@host` for any scheme; the user stays, the password goes. The
     // password runs to the last `@` before the path, since people paste unencoded `@`s.
@@ -139,24 +64,15 @@ export const RULES: Rule[] = [
     pattern: new RegExp(R`:\/\/(?<user>[^\s:\/?#@"'<>\[\]]{0,256}):(?<pass>${MARKER_SOURCE}|[^\s\/?#"'<>]{0,256})@`, 'g'),
     replace: (g, match) =>
       g.pass === '' || carriesNoSecret(g.pass!) ? match : `://${g.user!}:${marker('url-credentials')}@`,
+    needs: anyOf('://'),
   },
   {
     name: 'webhook-url',
     pattern: /(?<lead>hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/)(?<cred>[\w\/-]+)/g,
     replace: (g) => g.lead! + marker(g.lead!.startsWith('hooks') ? 'slack-webhook' : 'discord-webhook'),
+    needs: anyOf('hooks.slack.com', 'discord'),
   },
-  {
-    name: 'token-formats',
-    pattern: new RegExp(R`${START}(?:${TOKEN_FORMATS.map(([, s], i) => `(?<t${i}>${s})`).join('|')})`, 'g'),
-    replace(g, match) {
-      const i = TOKEN_FORMATS.findIndex((_, k) => g[`t${k}`] !== undefined);
-      const kind = TOKEN_FORMATS[i]![0];
-      if (kind !== 'openai-key') return marker(kind);
-      if (match.startsWith('sk-ant-')) return marker('anthropic-key');
-      // `sk-button-primary-large` is a CSS class; generated keys have digits or capitals.
-      return /[\dA-Z]/.test(match.slice(3)) ? marker(kind) : match;
-    },
-  },
+  ...tokenFormatRules,
   {
     // `Authorization: <scheme> <credentials>` in any quoting; the scheme stays readable.
     name: 'authorization-header',
@@ -176,48 +92,86 @@ export const RULES: Rule[] = [
       const kind = scheme === 'bearer' || scheme === 'basic' ? scheme : 'authorization';
       return g.lead! + (g.scheme === undefined ? '' : match.slice(g.lead!.length, match.length - cred.length)) + marker(kind);
     },
+    needs: anyOf('authori'),
   },
   {
     name: 'cookie-header',
     pattern: new RegExp(R`${START}(?<lead>(?:set-)?cookie\\?["']?[ \t]*:[ \t]*\\?["'${'`'}]?)(?<cred>${MARKER_SOURCE}|[^\r\n"'${'`'}\\]+)`, 'gi'),
     replace: (g, match) => (isMarker(g.cred!) || !g.cred!.includes('=') ? match : g.lead! + marker('cookie')),
+    needs: anyOf('cookie'),
   },
   {
     // `Bearer <token>` / `Basic <base64>` outside an Authorization header.
     name: 'bearer-basic',
     pattern: new RegExp(R`${START}(?<lead>(?<scheme>bearer|basic)[ \t]+)(?<cred>[A-Za-z0-9\-._~+\/]{8,}=*)`, 'gi'),
     replace: (g, match) => (looksGenerated(g.cred!) ? g.lead! + marker(g.scheme!.toLowerCase()) : match),
+    needs: anyOf('bearer', 'basic'),
   },
   {
     // `curl -u user:password`; `docker run -u 1000:1000` is a uid and gid.
     name: 'user-password-flag',
-    pattern: new RegExp(R`${START}(?<lead>(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)\\?["']?(?<user>[^\s:"'@\\\[\]]{1,128}):)(?<pass>${MARKER_SOURCE}|[^\s"'\\]+)`, 'g'),
+    pattern: new RegExp(R`${START}(?<lead>(?:-u|--user|-U|--proxy-user)(?:[ \t]+|=)\\?["']?(?<user>[\w.\-$\{\}]{1,128}):)(?<pass>${MARKER_SOURCE}|[^\s"'\\]+)`, 'g'),
     replace(g, match) {
       const pass = g.pass!;
       if (isMarker(pass) || carriesNoSecret(pass)) return match;
       if (/^\d+$/.test(g.user!) && /^\d+$/.test(pass)) return match;
       return g.lead! + marker('basic');
     },
+    needs: anyOf('-u'),
+  },
+  commandLineRule,
+  ...credentialLineRules,
+  ...naturalLanguageRules,
+  {
+    // `password: correct horse battery staple`: a YAML value is the whole rest of its line, and a
+    // passphrase is words. A sentence (`password: must be at least 8 characters`) has small words.
+    name: 'yaml-passphrase',
+    pattern: new RegExp(R`^(?<lead>[ \t]*(?:-[ \t]+)?(?<q>["']?)(?<name>[A-Za-z_][\w.-]{0,80})\k<q>[ \t]*:[ \t]+)(?<value>[^\s#"'{}\[\]|>&*!%@${'`'}][^\r\n]{0,400})$`, 'gm'),
+    replace(g, match) {
+      if (classifyName(g.name!) !== 'strong') return match;
+      const value = g.value!.replace(/[ \t]+#.*$/, '').trimEnd();
+      const words = value.split(/[ \t]+/);
+      if (words.length < 2 || words.length > 8 || /[.?!:]$/.test(value)) return match;
+      // Words, not code: `password: str = "…"` is a type and a default.
+      if (words.some((w) => isFunctionWord(w) || !isPassphraseWord(w))) return match;
+      return g.lead! + marker('assignment') + g.value!.slice(value.length);
+    },
+    needs: (lower) => (lower.includes(': ') || lower.includes(':\t')) && strongName(lower),
   },
   {
-    // `.env` lines, `export X=…`, `X=… cmd`, `docker -e X=…`. DESIGN.md redacts *any*
-    // UPPER_CASE=value, since a variable's name says little about what it holds (DATABASE_URL,
-    // SENTRY_DSN, a vendor's own name). What stays is what cannot hold a secret: references and
-    // file paths; and, under a name that does not itself say secret, numbers, booleans and
-    // `$PATH:/usr/local/bin`-style paths. `NODE_ENV=production` goes too: a word list cannot
-    // tell `production` from a password such as `dragon`.
+    // `storePassword "x"` (Gradle), `password 'x'` (Ruby, Groovy), `requirepass x` (redis.conf):
+    // a secret-named setting and its value, one per line, with no `=` between.
+    name: 'setting-line',
+    pattern: new RegExp(R`^(?<lead>[ \t]*(?<name>[A-Za-z_][\w.-]{0,60})[ \t]+)(?<value>${MARKER_SOURCE}|"[^"\r\n]*"|'[^'\r\n]*'|[^\s"'${'`'}]+)[ \t]*;?[ \t]*$`, 'gm'),
+    replace(g, match, offset, input) {
+      const value = g.value!;
+      if (classifyName(g.name!) !== 'strong' || (!/^["']/.test(value) && isLetters(value))) return match;
+      return g.lead! + judgeValue({ value, input, end: offset + match.length, cls: 'strong', codeLike: true, tight: false }, 'assignment') + match.slice(g.lead!.length + value.length);
+    },
+    needs: strongName,
+  },
+  {
+    // `.env` lines, `export X=…`, `X=… cmd`, `docker -e X=…`. A variable is a secret when its
+    // name says so (`DB_PASSWORD`, `STRIPE_KEY`) or its value looks generated (`ACME_CONNECT=
+    // Zq5Wn2Bv6Ck1`); `AWS_REGION=eu-west-1` and `NODE_ENV=production` stay. What stays under any
+    // name is what cannot hold a secret: references and file paths.
     name: 'env',
     pattern: new RegExp(R`${notAfter(R`^\s;&|(${'`'}"'{,=`)}(?<lead>(?<name>[A-Z_][A-Z0-9_]+)=)(?<value>${MARKER_SOURCE}|"(?:[^"\\\r\n]|\\.)*"?|'[^'\r\n]*'?|(?:[^\s"'${'`'};&|()<>\\]|\\(?![nrt]))+)`, 'g'),
-    replace(g, match) {
+    replace(g, match, offset, input) {
       const value = g.value!;
       if (isMarker(value)) return match;
       const q = splitQuotes(value);
       const content = q === null ? value : q.content;
-      if (carriesNoSecret(content)) return match;
-      if (isFilePath(content)) return match;
-      if (classifyName(g.name!) === 'none' && (isNumber(content) || isPathOrRefs(content))) return match;
+      if (carriesNoSecret(content) || isFilePath(content)) return match;
+      const name = g.name!;
+      const cls = classifyName(name);
+      if (cls === 'none') {
+        if (isNumber(content) || isPathOrRefs(content) || DESCRIBED.test(name) || !looksGenerated(content)) return match;
+      } else if (literalIsSafe(content, cls)) return match;
+      else if (q === null && isPublicKey(`${content}${input.slice(offset + match.length, offset + match.length + 16)}`)) return match;
       return g.lead! + (q === null ? marker('env') : q.open + marker('env') + q.close);
     },
+    needs: anyOf('='),
   },
   {
     // `name = value`, `name: value`, `"name": "value"`, `name := value`, `--name=value`, with
@@ -237,14 +191,14 @@ export const RULES: Rule[] = [
       if (cls === 'none') return match;
       // The authorization-header rule owns these, scheme and all.
       if (/authori[sz]ation$/i.test(name)) return match;
+      // `rg "token=" src`: the quote after `=` closes the one the name was opened with.
+      const value = g.value!;
+      if (g.name !== undefined && value !== '' && /["'`]/.test(value[0]!) && input.charAt(offset - 1) === value[0]) return match;
       const sep = g.sep!;
       const data = sep === '=';
-      const value = judgeValue(
-        { value: g.value!, input, end: offset + match.length, cls, codeLike: !data, tight: sep === ':' },
-        'assignment',
-      );
-      return g.lead! + value;
+      return g.lead! + judgeValue({ value, input, end: offset + match.length, cls, codeLike: !data, tight: sep === ':' }, 'assignment');
     },
+    needs: secretish,
   },
   {
     // `<password>…</password>` in Maven settings, .NET configs, SOAP bodies.
@@ -254,6 +208,7 @@ export const RULES: Rule[] = [
       const name = g.name!;
       return literalIsSafe(g.value!, classifyName(name)) ? match : `<${name}>${marker('assignment')}</${name}>`;
     },
+    needs: secretishAnd('</'),
   },
   {
     // `--token abc`, `--password 'x'`: a secret-named flag followed by its value.
@@ -262,14 +217,24 @@ export const RULES: Rule[] = [
       R`(?<lead>--${notAfter(R`\w\]-`, '--')}(?=[\w-]{0,60}?${SECRETISH})(?<name>[A-Za-z][\w-]{0,60})[ \t]+)(?![-=])(?<value>${MARKER_SOURCE}|${QUOTED}|${UNQUOTED})`,
       'gi',
     ),
-    replace(g, match, offset, input) {
-      const cls = classifyName(g.name!);
-      if (cls === 'none') return match;
-      const value = judgeValue(
-        { value: g.value!, input, end: offset + match.length, cls, codeLike: true, tight: false },
-        'assignment',
-      );
-      return g.lead! + value;
-    },
+    replace: (g, match, offset, input) => flagValue(g, match, offset, input),
+    needs: secretishAnd('--'),
+  },
+  {
+    // `-storepass x` (keytool), `-Password x` (PowerShell): one dash, so only a name that can
+    // mean nothing but a secret.
+    name: 'cli-single-dash-flag',
+    pattern: new RegExp(
+      R`(?<lead>-${notAfter(R`\w\]-`, '-')}(?=[\w-]{0,60}?${SECRETISH})(?<name>[A-Za-z][\w-]{2,60})[ \t]+)(?![-=])(?<value>${MARKER_SOURCE}|${QUOTED}|${UNQUOTED})`,
+      'gi',
+    ),
+    replace: (g, match, offset, input) => (classifyName(g.name!) === 'strong' ? flagValue(g, match, offset, input) : match),
+    needs: secretishAnd('-'),
   },
 ];
+
+function flagValue(g: Groups, match: string, offset: number, input: string): string {
+  const cls = classifyName(g.name!);
+  if (cls === 'none') return match;
+  return g.lead! + judgeValue({ value: g.value!, input, end: offset + match.length, cls, codeLike: true, tight: false }, 'assignment');
+}
