@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isEngramError } from '../src/errors.js';
 import { METADATA_FIELDS, TOP_FIELDS } from '../src/memories/memory-fields.js';
@@ -12,6 +14,9 @@ import {
   type YamlValue,
 } from '../src/memories/memory-file.js';
 import { MEMORY_TYPES, STATUSES, TIERS } from '../src/memories/memory-kinds.js';
+import { repoRoot } from './support/temp-home.js';
+
+const fixtures = join(repoRoot, 'fixtures', 'memory-files');
 
 /** The content part of a parse result, without what parsing adds. */
 function contentOf(parsed: ParsedMemoryFile): MemoryFileContent {
@@ -409,3 +414,58 @@ describe('parseMemoryFile', () => {
     expect(parsed.malformed ?? parsed.readOnly).toBeDefined();
   });
 });
+
+describe('fixtures: real shapes read and written back', () => {
+  const files = walk(fixtures).filter((f) => f.endsWith('.md') && !f.endsWith('MEMORY.md') && !f.endsWith('README.md'));
+
+  it('has fixtures to check', () => {
+    expect(files.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('writes back what engram wrote byte for byte', () => {
+    const text = readFileSync(join(fixtures, 'rich-frontmatter', 'engram-written.md'), 'utf8');
+    const parsed = parseMemoryFile(text, 'engram-written.md');
+    expect(parsed.warnings).toEqual([]);
+    expect(renderMemoryFile(parsed)).toBe(text);
+  });
+
+  for (const file of files) {
+    const name = relative(fixtures, file);
+    it(`${name}: keeps every unknown field and the body byte for byte`, () => {
+      const bytes = readFileSync(file);
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch {
+        return; // not UTF-8: read-memory-dir reports it, parsing never sees it
+      }
+      const parsed = parseMemoryFile(text, file);
+      if (!canWriteBack(parsed)) {
+        expect(() => renderMemoryFile(parsed)).toThrow();
+        return;
+      }
+      const written = renderMemoryFile(parsed);
+      expect(written.endsWith(parsed.body)).toBe(true);
+      const again = parseMemoryFile(written, file);
+      expect(again.malformed).toBeUndefined();
+      expect(again.readOnly).toBeUndefined();
+      expect(contentOf(again)).toEqual(contentOf(parsed));
+      expect(renderMemoryFile(again)).toBe(written);
+      if (parsed.hadFrontmatter && text.startsWith('---')) {
+        // Every key of the original frontmatter is still in the file (metadata: may go, when
+        // all it held was a type, which is written at the top).
+        const frontmatter = text.slice(0, text.length - parsed.body.length);
+        for (const key of frontmatter.matchAll(/^\s*([A-Za-z_][\w-]*):/gm)) if (key[1] !== 'metadata') expect(written).toContain(`${key[1]}:`);
+      }
+    });
+  }
+});
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return [];
+    return stat.isDirectory() ? walk(path) : [path];
+  });
+}
