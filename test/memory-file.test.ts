@@ -415,6 +415,19 @@ describe('parseMemoryFile', () => {
   });
 });
 
+describe('memory files are worker-side', () => {
+  it('no hook bundle carries the YAML parser (hooks load only Node built-ins, DESIGN.md invariant 2)', () => {
+    const hooks = join(repoRoot, 'dist', 'hooks');
+    const bundles = readdirSync(hooks).filter((f) => f.endsWith('.cjs'));
+    expect(bundles.length).toBeGreaterThan(0);
+    for (const file of bundles) {
+      const bundle = readFileSync(join(hooks, file), 'utf8');
+      expect(bundle, file).not.toContain('tag:yaml.org,2002');
+      expect(bundle, file).not.toContain('parseMemoryFile');
+    }
+  });
+});
+
 describe('fixtures: real shapes read and written back', () => {
   const files = walk(fixtures).filter((f) => f.endsWith('.md') && !f.endsWith('MEMORY.md') && !f.endsWith('README.md'));
 
