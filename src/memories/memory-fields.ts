@@ -30,10 +30,6 @@ export type TopField = (typeof TOP_FIELDS)[number];
 export type MetadataField = (typeof METADATA_FIELDS)[number];
 export type KnownField = TopField | MetadataField;
 
-export function isKnownField(key: string): key is KnownField {
-  return (TOP_FIELDS as readonly string[]).includes(key) || (METADATA_FIELDS as readonly string[]).includes(key);
-}
-
 export function homeOf(field: KnownField): 'top' | 'metadata' {
   return (TOP_FIELDS as readonly string[]).includes(field) ? 'top' : 'metadata';
 }

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { Document, isMap, isScalar, isSeq, parseDocument, YAMLMap, type Node, type Pair } from 'yaml';
 import { EngramError } from '../errors.js';
 import { findFrontmatter } from './frontmatter-block.js';
-import { fieldSchemas, homeOf, isKnownField, METADATA_FIELDS, TOP_FIELDS, type KnownField, type KnownValues } from './memory-fields.js';
+import { fieldSchemas, homeOf, METADATA_FIELDS, TOP_FIELDS, type KnownField, type KnownValues } from './memory-fields.js';
 import type { MemoryStatus, MemoryType, Tier } from './memory-kinds.js';
 import { hasComment, isPlainValue, isUnsafeInteger, keyOf, stringifyMapping, toPlain, type YamlValue } from './yaml-values.js';
 
@@ -253,9 +253,8 @@ function ordered(content: MemoryFileContent): MemoryFileContent {
 
 /**
  * The file for a memory: `---`, `name`, `description` (left out when empty), `type` (left out
- * when `unknown`), the
- * unknown top-level fields, `metadata:` with `modified`, engram's fields and the unknown metadata
- * fields, `---`, then the body byte for byte. The same content always gives the same bytes. The
+ * when `unknown`), the unknown top-level fields, `metadata:` with `modified`, engram's fields and
+ * the unknown metadata fields, `---`, then the body byte for byte. The same content always gives the same bytes. The
  * frontmatter's line breaks follow the body's (CRLF when the body's first line break is CRLF).
  * An extra under the same key as a field being written is replaced by it: setting a field
  * supersedes an invalid value that was kept. Throws MEMORY_FILE_UNWRITABLE for a parse result
@@ -296,7 +295,7 @@ export function renderMemoryFile(content: MemoryFileContent): string {
 
 function flowNode(doc: Document, value: YamlValue, flow: true | undefined): Node {
   const node = doc.createNode(value) as Node;
-  if (flow && (isMap(node) || isSeq(node))) (node as unknown as { flow: boolean }).flow = true;
+  if (flow && (isMap(node) || isSeq(node))) node.flow = true;
   return node;
 }
 
@@ -349,4 +348,3 @@ function collectStrings(value: unknown, into: string[]): void {
   }
 }
 
-export { isKnownField };

@@ -35,7 +35,7 @@ export function toPlain(node: unknown): { value: YamlValue; unfaithful?: string 
       // defineProperty, not assignment: a key named __proto__ must stay a key.
       Object.defineProperty(out, key, { value: convert(pair.value), enumerable: true, writable: true, configurable: true });
     }
-    if (Object.keys(out).join('\u0000') !== order.join('\u0000')) note('keys in an order a JS object does not keep (number-like keys)');
+    if (JSON.stringify(Object.keys(out)) !== JSON.stringify(order)) note('keys in an order a JS object does not keep (number-like keys)');
     return out;
   };
   const value = convert(node);
