@@ -18,6 +18,9 @@ export type ErrorCode =
   | 'WORKER_PROTOCOL'
   | 'SETTINGS_INVALID'
   | 'MIGRATION_FAILED'
+  | 'MEMORY_FILE_INVALID'
+  | 'MEMORY_FILE_UNWRITABLE'
+  | 'MEMORY_DIR_UNREADABLE'
   | 'USAGE';
 
 export class EngramError extends Error {
