@@ -815,7 +815,8 @@ const PACKAGE_BEFORE = /\b(package|crate|gem|dependency|library)\s+$/i;
 
 const NPM_NAME = /^(?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
 const GO_MODULE = /^[a-z0-9.-]+\.[a-z]{2,}(?:\/[A-Za-z0-9._~-]+)+$/;
-const REQUIREMENT_PINNED = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:==|>=|<=|~=|!=|===)\s*\d[^\s;#]*(?:\s*,\s*(?:==|>=|<=|~=|!=|<|>)\s*\d[^\s;#,]*)*(?:\s*;.*)?$/;
+// A version stops at a comma: each further specifier is the group's, never the version's before it.
+const REQUIREMENT_PINNED = /^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:==|>=|<=|~=|!=|===)\s*\d[^\s;#,]*(?:\s*,\s*(?:==|>=|<=|~=|!=|<|>)\s*\d[^\s;#,]*)*(?:\s*;.*)?$/;
 const REQUIREMENT_LOOSE = /^([A-Za-z][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:(?:==|>=|<=|~=|!=|===|<|>)\s*\d[^\s;#,]*(?:\s*,\s*(?:==|>=|<=|~=|!=|<|>)\s*\d[^\s;#,]*)*)?(?:\s*;.*)?$/;
 const NPM_DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'] as const;
 
