@@ -190,7 +190,8 @@ describe('extractClaims', () => {
 
   it('never throws and stays fast on hostile input', () => {
     const requirement = `a==1${',==1'.repeat(40)} x`;
-    const hostile = [`\`${requirement}\``, `\`\`\`\n${requirement}\n\`\`\``, '`'.repeat(5000), '```\n'.repeat(2000), 'a/'.repeat(5000), 'https://' + 'x'.repeat(20000), '\u0000\uffff\ud800', '[x]('.repeat(3000)];
+    const ladder = Array.from({ length: 2000 }, (_, i) => `x${'`'.repeat(i + 1)}`).join(' ');
+    const hostile = [ladder, 'word `src/a.ts` and https://x.acme.io/a '.repeat(50_000),`\`${requirement}\``, `\`\`\`\n${requirement}\n\`\`\``, '`'.repeat(5000), '```\n'.repeat(2000), 'a/'.repeat(5000), 'https://' + 'x'.repeat(20000), '\u0000\uffff\ud800', '[x]('.repeat(3000)];
     for (const body of hostile) expect(() => extractClaims(body)).not.toThrow();
   });
 });

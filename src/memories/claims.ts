@@ -195,44 +195,52 @@ interface CodeSpan extends Span {
   readonly contentEnd: number;
 }
 
-/** CommonMark code spans: a run of n backticks up to the next run of exactly n. */
+/**
+ * CommonMark code spans: a run of n backticks up to the next run of exactly n. The runs are
+ * listed first and matched by length, so a body full of unmatched runs of different lengths
+ * costs one pass, not one pass per run.
+ */
 function findCodeSpans(body: string, segment: Span): CodeSpan[] {
-  const spans: CodeSpan[] = [];
-  let i = segment.start;
-  while (i < segment.end) {
-    if (body[i] !== '`' || (i > segment.start && body[i - 1] === '\\' && body[i - 2] !== '\\')) {
+  const runs: Array<{ start: number; length: number }> = [];
+  for (let i = segment.start; i < segment.end; ) {
+    if (body[i] !== '`') {
       i++;
       continue;
     }
     let n = 0;
     while (i + n < segment.end && body[i + n] === '`') n++;
-    let close = -1;
-    for (let j = i + n; j < segment.end; ) {
-      if (body[j] !== '`') {
-        j++;
-        continue;
-      }
-      let m = 0;
-      while (j + m < segment.end && body[j + m] === '`') m++;
-      if (m === n) {
-        close = j;
-        break;
-      }
-      j += m;
-    }
-    if (close < 0) {
-      i += n;
-      continue;
-    }
-    let contentStart = i + n;
-    let contentEnd = close;
+    // A backslash before a run makes its first backtick literal.
+    const escaped = i > segment.start && body[i - 1] === '\\' && body[i - 2] !== '\\';
+    if (!escaped) runs.push({ start: i, length: n });
+    else if (n > 1) runs.push({ start: i + 1, length: n - 1 });
+    i += n;
+  }
+  const byLength = new Map<number, number[]>();
+  runs.forEach((run, index) => {
+    const list = byLength.get(run.length);
+    if (list) list.push(index);
+    else byLength.set(run.length, [index]);
+  });
+  const cursor = new Map<number, number>();
+  const spans: CodeSpan[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    const candidates = byLength.get(open.length)!;
+    let at = cursor.get(open.length) ?? 0;
+    while (at < candidates.length && candidates[at]! <= i) at++;
+    cursor.set(open.length, at);
+    if (at >= candidates.length) continue;
+    const closeIndex = candidates[at]!;
+    const close = runs[closeIndex]!;
+    let contentStart = open.start + open.length;
+    let contentEnd = close.start;
     const content = body.slice(contentStart, contentEnd);
     if (content.length >= 2 && /^[ \n]/.test(content) && /[ \n]$/.test(content) && content.trim() !== '') {
       contentStart++;
       contentEnd--;
     }
-    spans.push({ start: i, end: close + n, contentStart, contentEnd });
-    i = close + n;
+    spans.push({ start: open.start, end: close.start + close.length, contentStart, contentEnd });
+    i = closeIndex;
   }
   return spans;
 }
