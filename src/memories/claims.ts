@@ -154,9 +154,10 @@ export function distinctClaims(claims: readonly Claim[]): Claim[] {
   });
 }
 
-/** `kind value`, plus the ecosystem for packages: claims that verify alike share a key. */
+/** `kind value`, plus the ecosystem for packages and a mark when unverifiable: claims that verify alike share a key. */
 export function claimKey(claim: Claim): string {
-  return claim.kind === 'package' ? `package ${claim.ecosystem} ${claim.value}` : `${claim.kind} ${claim.value}`;
+  const key = claim.kind === 'package' ? `package ${claim.ecosystem} ${claim.value}` : `${claim.kind} ${claim.value}`;
+  return claim.verifiable ? key : `${key} (unverifiable)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -756,9 +757,9 @@ function urlClaim(url: string, span: Span): UrlClaim {
   return { kind: 'url', value: url, span, verifiable: reason === undefined, ...(reason ? { reason } : {}) };
 }
 
-/** git check-ref-format's rules, and no shell or markdown noise. */
+/** git check-ref-format's rules, and no shell or markdown noise; a `<placeholder>` passes (and is reported unverifiable). */
 function isBranchName(name: string): boolean {
-  if (!name || name.length > 200 || /[\s~^:?*[\\\x00-\x1f\x7f`'"(),;]/.test(name)) return /^[\w./-]*<[\w-]+>[\w./-]*$/.test(name);
+  if (!name || name.length > 200 || /[\s~^:?*[\\\x00-\x1f\x7f`'"(),;]/.test(name)) return false;
   if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock')) return false;
   if (name.includes('..') || name.includes('//') || name.includes('@{') || name === '@') return false;
   return name.split('/').every((part) => part && !part.startsWith('.'));
