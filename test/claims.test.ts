@@ -155,6 +155,7 @@ describe('extractClaims', () => {
     ['a fence without requirements is not read as one', '```\nhello world\nfoo\n```', []],
     ['requirements introduced by the text', 'requirements.txt:\n\n```\nrequests\nflask==3.0\n-r base.txt\n```', ['path requirements.txt', 'package requests', 'package flask']],
     ['Next.js route segments are real paths', 'The page is `app/[slug]/page.tsx`.', ['path app/[slug]/page.tsx']],
+    ['underscores belong to the name; brackets the path opened stay', 'Edit pkg/__init__.py (and app/(auth)/login.tsx).', ['path pkg/__init__.py', 'path app/(auth)/login.tsx']],
     ['markdown links: relative targets are paths, anchors are not', 'See [the guide](docs/guide.md#setup), [top](#top) and ![x](img/a.png "t").', ['path docs/guide.md', 'path img/a.png']],
     ['an unclosed fence runs to the end', 'Before `src/a.ts`\n```\nsrc/b.ts `src/c.ts`', ['path src/a.ts']],
     ['double backticks', 'Use ``src/x`y.ts`` here', []],

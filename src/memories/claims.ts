@@ -575,7 +575,8 @@ function prosePaths(text: string): PathClaim[] {
 function pathFromWord(word: Word, trust: Trust): PathClaim | undefined {
   let text = word.text;
   let start = word.start;
-  const lead = /^[("'[*_<{]+/.exec(text)?.[0].length ?? 0;
+  // Markdown and prose wrap paths in brackets, quotes and emphasis; `_` is left alone (`__init__.py`).
+  const lead = /^[("'[*<{]+/.exec(text)?.[0].length ?? 0;
   text = text.slice(lead);
   start += lead;
   if (/^--?[A-Za-z][\w-]*=/.test(text)) {
@@ -583,11 +584,10 @@ function pathFromWord(word: Word, trust: Trust): PathClaim | undefined {
     text = text.slice(eq);
     start += eq;
   }
-  text = text.replace(/[)"'\]*_>}.,;:!?]+$/, (tail) => {
-    // A trailing slash's directory, or a closing bracket that belongs to the path, stays.
-    const keep = /^[)\]>}]/.test(tail) && balanced(text.slice(0, text.length - tail.length) + tail[0]) ? tail[0]! : '';
-    return keep;
-  });
+  // Trailing punctuation goes, except a closing bracket the path itself opened (`app/(auth)/x.ts).`).
+  text = text.replace(/[)"'\]*>}.,;:!?]+$/, (tail) =>
+    /^[)\]>}]/.test(tail) && balanced(text.slice(0, text.length - tail.length) + tail[0]) ? tail[0]! : '',
+  );
   if (!text) return undefined;
   const full = text;
   text = stripLineSuffix(text);
@@ -807,7 +807,8 @@ const URL_WHOLE = /^https?:\/\/\S+$/i;
 /** `[text](target "title")`, `![alt](target)` and `[1]: target` reference definitions. */
 const LINK_TARGET = /\]\(\s*<?([^\s<>()]+)>?(?:\s+"[^"]*")?\s*\)|^ {0,3}\[[^\]]+\]:\s*<?([^\s<>]+)>?/gm;
 const WINDOWS_PATH = /^[A-Za-z]:\\[^\s]*$/;
-const SEGMENT = /^[\w.@+~<>{}$*?[\]-]+$/;
+/** A path segment: names, placeholders and globs, Next.js `[slug]` and `(group)` directories. */
+const SEGMENT = /^[\w.@+~<>{}$*?[\]()-]+$/;
 const DOTFILE = /^\.(?:env(?:\.[\w-]+)?|gitignore|gitattributes|gitmodules|npmrc|nvmrc|yarnrc(?:\.yml)?|editorconfig|dockerignore|prettierrc(?:\.\w+)?|prettierignore|eslintrc(?:\.\w+)?|eslintignore|babelrc(?:\.\w+)?|stylelintrc(?:\.\w+)?|browserslistrc|tool-versions|python-version|node-version|ruby-version|terraform-version|pre-commit-config\.yaml|gitlab-ci\.yml|mailmap|venv|github|vscode|claude|husky|devcontainer|circleci|cargo|idea)$/;
 
 const CALL = /^(?:new\s+)?([A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*;?$/;
