@@ -185,6 +185,12 @@ describe('identifiers', () => {
     expect(await statuses(body, { git: join(base, 'no-such-git') })).toEqual(expected);
   });
 
+  it('when git refuses the repository (exit 128, as for an unsafe directory), the scan answers', async () => {
+    const refusing = join(base, 'git-refusing.sh');
+    writeFileSync(refusing, '#!/bin/sh\necho "fatal: detected dubious ownership" >&2\nexit 128\n', { mode: 0o755 });
+    expect(await statuses(body, { git: refusing })).toEqual(expected);
+  });
+
   it('outside a git repository, the scan answers', async () => {
     expect(await statuses('`plainThing` and `notThere`', { root: plain })).toEqual({ 'symbol plainThing': 'ok', 'symbol notThere': 'missing' });
   });

@@ -371,7 +371,8 @@ class Run {
       const code = await this.runGit(['grep', '-q', '-I', '-w', '-F', '--untracked', '-e', term, '--', ...pathspecs]);
       if (code === 0) state.set(term, { status: 'ok', reason: 'found in the source' });
       else if (code === 1) state.set(term, { status: 'missing', reason: 'not found in the source' });
-      else if (code === 'no-git') return;
+      // No git, or a git that refuses this repository (safe.directory) or timed out: it will not do better for the next name.
+      else return;
     }
   }
 
