@@ -1,3 +1,4 @@
+import { renderMemoryFile } from '../memories/memory-file.js';
 import type { ProjectStats, ToolCount } from './project-stats.js';
 
 /**
@@ -20,11 +21,12 @@ export const statsFiles = {
   },
 } as const;
 
-/** The frontmatter line that marks a stats file as engram's own, safe to rewrite. */
-export const STATS_ORIGIN = '  origin: engram-stats';
+/** `metadata.origin` of a stats file: marks it as engram's own, safe to rewrite. */
+const STATS_ORIGIN_VALUE = 'engram-stats';
 
+/** Whether a file is one of engram's stats files (files written before 0.2.0 included). */
 export function isStatsFile(text: string): boolean {
-  return text.includes(`\n${STATS_ORIGIN}\n`);
+  return /\n {2}origin: "?engram-stats"?\r?\n/.test(text);
 }
 
 export function renderStats(s: ProjectStats): string {
@@ -106,25 +108,21 @@ export function renderErrors(s: ProjectStats): string {
   return memoryFile(s, 'engram tool errors', statsFiles.errors.description, body);
 }
 
+// Through the one memory-file writer: a description such as `engram: sessions, …` must be quoted
+// to be YAML, and Claude Code reads this frontmatter with a YAML parser.
 function memoryFile(s: ProjectStats, name: string, description: string, body: string[]): string {
-  return [
-    '---',
-    `name: ${name}`,
-    `description: ${description}`,
-    'type: reference',
-    'metadata:',
-    `  modified: ${s.lastAt}`,
-    `  created: ${s.firstAt}`,
-    '  tier: fact',
-    '  confidence: 1',
-    '  status: active',
-    STATS_ORIGIN,
-    '---',
-    ...body,
-    '',
-    '_Derived from engram\'s event log; rewritten as activity is recorded._',
-    '',
-  ].join('\n');
+  return renderMemoryFile({
+    name,
+    description,
+    type: 'reference',
+    modified: s.lastAt,
+    created: s.firstAt,
+    tier: 'fact',
+    confidence: 1,
+    status: 'active',
+    extra: { top: [], metadata: [{ key: 'origin', value: STATS_ORIGIN_VALUE }] },
+    body: [...body, '', '_Derived from engram\'s event log; rewritten as activity is recorded._', ''].join('\n'),
+  });
 }
 
 function entries(tools: ReadonlyMap<string, ToolCount>): Array<[string, ToolCount]> {

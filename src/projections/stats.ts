@@ -19,7 +19,7 @@ type StatsRow = ProjectStats | true;
  */
 export const statsProjector = defineProjector<StatsRow>({
   name: 'stats',
-  projectorVersion: 2,
+  projectorVersion: 3,
   handles: [...sessionEventTypes.filter((type) => type !== 'HookInputRejected'), 'SkillsInventoried'],
   evolve(state, event) {
     if (event.project === '') return [];
