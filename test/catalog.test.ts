@@ -12,7 +12,7 @@ describe('the event catalog', () => {
   it('declares each event type once, with past-tense names', () => {
     const types = knownDefinitions.map((d) => d.type);
     expect(new Set(types).size).toBe(types.length);
-    for (const type of types) expect(type).toMatch(/^[A-Z][A-Za-z]+(ed|Started|Stopped)$/);
+    for (const type of types) expect(type).toMatch(/^[A-Z][A-Za-z]+(ed|Started|Stopped|Forgotten)$/);
   });
 
   it('reads a current event as it is', () => {
