@@ -20,8 +20,9 @@ const confidence = z.number().check(z.gte(0), z.lte(1));
 const isoTime = z.iso.datetime({ offset: true });
 const fileName = z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[^/\\\0]+\.md$/));
 const reason = z.string().check(z.maxLength(500));
-/** Frontmatter fields engram does not know, kept so a file written back loses none of them. */
-const extra = z.record(z.string(), z.unknown());
+/** Frontmatter fields engram does not know, in order and place, so a file written back loses none. */
+const extraField = z.object({ key: z.string().check(z.maxLength(200)), value: z.unknown(), flow: z.optional(z.literal(true)) });
+const extra = z.object({ top: z.array(extraField), metadata: z.array(extraField) });
 
 export const MemoryProposed = defineEvent({
   type: 'MemoryProposed',
@@ -49,6 +50,11 @@ export const MemoryProposed = defineEvent({
     reinforced: z.optional(z.int().check(z.nonnegative())),
     /** The file name it had (an import), kept when it does not clash. */
     fileName: z.optional(fileName),
+    /**
+     * An import of a file already in its memory directory: the hash of the file as it was, so
+     * the projection knows that file as this memory's and writes it back in place.
+     */
+    sourceHash: z.optional(z.string().check(z.maxLength(64))),
     extra: z.optional(extra),
   }),
 });

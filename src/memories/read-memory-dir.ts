@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { contentHash } from '../content-hash.js';
 import { EngramError } from '../errors.js';
 import { classifyMemoryIndex, type IndexLine, type IndexLayout } from './classify-memory-index.js';
 import { parseMemoryFile, type ParsedMemoryFile } from './memory-file.js';
@@ -234,7 +234,7 @@ async function readOne(reader: Reader, fileName: string, base = reader.realDir):
         path: join(given, ...fileName.split('/')),
         size: bytes.length,
         mtimeMs: stats.mtimeMs,
-        hash: createHash('sha256').update(bytes).digest('base64url').slice(0, 22),
+        hash: contentHash(bytes),
         text,
       };
     } finally {

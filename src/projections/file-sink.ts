@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
+import { contentHash as hashOf } from '../content-hash.js';
 import { describeError } from '../errors.js';
 import type { FileOp } from './file-ops.js';
 import { mergeMemoryIndex } from './memories/memory-index-merge.js';
@@ -25,7 +25,7 @@ export interface FileSinkOptions<R> {
    * is engram's own, made for this row. A file that is not is someone else's and is left alone.
    * Default: every file at a path this sink writes is its own; a file to retire is never.
    */
-  isOwnFile?(existing: string, key: string): boolean;
+  isOwnFile?(existing: string, key: string, row: R): boolean;
   /**
    * Whether a file whose content is no longer what this sink last wrote there (someone edited
    * it) is left alone rather than overwritten. Default true; views that people are not meant to
@@ -57,6 +57,7 @@ export class FileSink<R> implements Sink<R> {
   async apply(changes: readonly RowChange<R>[], context: SinkContext): Promise<SinkReport> {
     const planned = changes.map((change) => ({
       key: change.key,
+      row: change.row,
       ops: change.row === null ? [] : this.#options.materialize(change.key, change.row),
     }));
     const paths = planned.flatMap(({ ops }) => ops.flatMap((op) => (op.kind === 'write' || op.kind === 'retire' ? [op.path] : [])));
@@ -64,17 +65,17 @@ export class FileSink<R> implements Sink<R> {
     const known = await context.outputs(paths);
     paths.forEach((path, i) => records.set(path, known[i]));
     const report: SinkReport = { outputs: [], failed: [] };
-    for (const { key, ops } of planned) {
+    for (const { key, row, ops } of planned) {
       try {
         // A file left alone as someone else's is not indexed as engram's either.
         const leftAlone = new Set<string>();
         for (const op of ops) {
           if (op.kind === 'write') {
-            const record = this.#write(key, op.path, op.content, records.get(op.path));
+            const record = this.#write(key, row as R, op.path, op.content, records.get(op.path));
             report.outputs.push([op.path, record]);
             if (record.state !== 'written') leftAlone.add(op.path);
           } else if (op.kind === 'retire') {
-            const record = this.#retire(key, op.path, records.get(op.path));
+            const record = this.#retire(key, row as R, op.path, records.get(op.path));
             if (record !== undefined) report.outputs.push([op.path, record]);
           } else if (op.kind === 'index') {
             this.#updateIndex(op.dir, (existing) => mergeIndex(existing, op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`))));
@@ -98,7 +99,7 @@ export class FileSink<R> implements Sink<R> {
   }
 
   /** Writes unless the file is someone else's; returns what to record of the path. */
-  #write(key: string, path: string, content: string, record: OutputRecord | undefined): OutputRecord {
+  #write(key: string, row: R, path: string, content: string, record: OutputRecord | undefined): OutputRecord {
     const full = join(this.#options.root, path);
     const existing = readIfThere(full);
     const hash = hashOf(content);
@@ -109,7 +110,7 @@ export class FileSink<R> implements Sink<R> {
       if (existingHash === hash) return { key, hash, state: 'written' };
       if (ownHash !== undefined) {
         if (existingHash !== ownHash && (this.#options.keepEdits ?? true)) return { key, hash: ownHash, state: 'edited' };
-      } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing, key)) {
+      } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing, key, row)) {
         return { key, hash: existingHash, state: 'foreign' };
       }
     }
@@ -121,14 +122,14 @@ export class FileSink<R> implements Sink<R> {
    * Removes the file engram wrote at `path` when it is still exactly that; returns what to
    * record of the path (null: nothing any more), or undefined to leave the record as it is.
    */
-  #retire(key: string, path: string, record: OutputRecord | undefined): OutputRecord | null | undefined {
+  #retire(key: string, row: R, path: string, record: OutputRecord | undefined): OutputRecord | null | undefined {
     if (record !== undefined && record.state !== 'written') return undefined;
     const full = join(this.#options.root, path);
     const existing = readIfThere(full);
     if (existing === undefined) return record === undefined ? undefined : null;
     if (record === undefined) {
       // No record (a rebuild in place): only a file that says it was made for this row goes.
-      if (!this.#options.isOwnFile?.(existing, key)) return undefined;
+      if (!this.#options.isOwnFile?.(existing, key, row)) return undefined;
     } else if (hashOf(existing) !== record.hash) {
       // Changed since engram wrote it: someone's edit, kept where it is.
       return { key, hash: record.hash, state: 'edited' };
@@ -152,8 +153,4 @@ function readIfThere(path: string): string | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-}
-
-function hashOf(content: string): string {
-  return createHash('sha256').update(content).digest('base64url').slice(0, 22);
 }

@@ -55,7 +55,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           confidence: data.confidence ?? row.confidence,
           pinned: data.pinned ?? row.pinned,
           contradicts: data.contradicts ?? row.contradicts,
-          extra: data.extra ?? row.extra,
+          extra: (data.extra as MemoryRow['extra'] | undefined) ?? row.extra,
           modified: event.ts,
         }));
       }
@@ -114,7 +114,7 @@ function propose(state: RowReader<MemoriesRow>, event: EventOf<typeof MemoryProp
   const dirRow = (state.get(dirKey(dir)) as DirRow | undefined) ?? { dir, project: global ? '' : event.project, asOf: event.ts, entries: new Map() };
   // A lesson said again is the same memory, said once more: not a second file.
   if (data.origin !== 'import' && data.origin !== 'user') {
-    const same = findSameMemory(dirRow.entries, data.type, `${data.name} ${data.description}`);
+    const same = findSameMemory(dirRow.entries, data.type, data);
     if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts));
   }
   const taken = new Set([...dirRow.entries.values()].map((entry) => entry.file.toLowerCase()));
@@ -142,7 +142,8 @@ function propose(state: RowReader<MemoriesRow>, event: EventOf<typeof MemoryProp
     origin: data.origin,
     originSession: event.session === '' ? undefined : event.session,
     archived: undefined,
-    extra: data.extra ?? {},
+    extra: (data.extra as MemoryRow['extra'] | undefined) ?? { top: [], metadata: [] },
+    sourceHash: data.sourceHash,
   };
   const changes = withDir(dirRow, row, event.ts);
   const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];

@@ -1,3 +1,4 @@
+import type { MemoryFileContent } from '../../memories/memory-file.js';
 import type { MemoryOrigin, MemoryStatus, MemoryType, Tier } from '../../memories/memory-kinds.js';
 
 /** One memory, as the memories projection keeps it: everything its file shows, and where it is. */
@@ -30,7 +31,9 @@ export interface MemoryRow {
   /** Set while the file is in `_archive/`: since when and why. */
   readonly archived: { readonly at: string; readonly reason: string } | undefined;
   /** Frontmatter fields engram does not know, kept as they came. */
-  readonly extra: Readonly<Record<string, unknown>>;
+  readonly extra: MemoryFileContent['extra'];
+  /** An imported file that was already where the memory is: its hash then (see MemoryProposed). */
+  readonly sourceHash: string | undefined;
 }
 
 /** What a directory's index needs of each of its memories. */

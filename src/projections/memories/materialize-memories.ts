@@ -1,0 +1,95 @@
+import { contentHash } from '../../content-hash.js';
+import { parseMemoryFile, renderMemoryFile, type MemoryFileContent } from '../../memories/memory-file.js';
+import { strength } from '../../memories/scores.js';
+import type { FileOp } from '../file-ops.js';
+import { isDirKey, isMemoryKey, type MemoriesRow } from './memories.js';
+import type { DirEntry, DirRow, MemoryRow } from './memory-row.js';
+
+/** The frontmatter field (under `metadata:`) that ties a file to the memory it shows. */
+export const MEMORY_ID_FIELD = 'memory_id';
+/** Longest description an index line shows. */
+const INDEX_DESCRIPTION = 150;
+
+/**
+ * A memory row becomes its file, in its directory or in `_archive/`, and the other place is let
+ * go of; a directory row becomes its part of MEMORY.md.
+ */
+export function materializeMemories(key: string, row: MemoriesRow): FileOp[] {
+  if (isMemoryKey(key)) {
+    const memory = row as MemoryRow;
+    const active = `${memory.dir}/${memory.file}`;
+    const archived = `${memory.dir}/_archive/${memory.file}`;
+    const content = renderMemoryFile(memoryFileContent(memory));
+    return memory.archived
+      ? [{ kind: 'write', path: archived, content }, { kind: 'retire', path: active }]
+      : [{ kind: 'write', path: active, content }, { kind: 'retire', path: archived }];
+  }
+  if (isDirKey(key)) return [{ kind: 'memory-index', dir: (row as DirRow).dir, index: memoryIndex(row as DirRow) }];
+  return [];
+}
+
+/** A file engram has no record of is this memory's when it names the memory, or is the file it was imported from. */
+export function isMemoryFileOf(existing: string, _key: string, row: MemoriesRow): boolean {
+  const memory = row as MemoryRow;
+  if (memory.sourceHash !== undefined && contentHash(existing) === memory.sourceHash) return true;
+  const parsed = parseMemoryFile(existing, memory.file);
+  return parsed.extra.metadata.some((field) => field.key === MEMORY_ID_FIELD && field.value === memory.id);
+}
+
+export function memoryFileContent(memory: MemoryRow): MemoryFileContent {
+  return {
+    name: memory.name,
+    description: memory.description,
+    type: memory.type,
+    modified: memory.modified,
+    tier: memory.tier,
+    confidence: memory.confidence,
+    reinforced: memory.reinforced,
+    last_reinforced: memory.lastReinforced,
+    status: memory.status,
+    contradicts: memory.contradicts.length > 0 ? [...memory.contradicts] : undefined,
+    superseded_by: memory.supersededBy,
+    superseded_at: memory.supersededAt,
+    pinned: memory.pinned ? true : undefined,
+    created: memory.created,
+    origin_session: memory.originSession,
+    extra: {
+      top: memory.extra.top,
+      metadata: [{ key: MEMORY_ID_FIELD, value: memory.id }, ...memory.extra.metadata.filter((field) => field.key !== MEMORY_ID_FIELD)],
+    },
+    body: memory.body,
+  };
+}
+
+/** Active memories best first by strength as of the directory's time; archived ones newest first. */
+export function memoryIndex(dir: DirRow) {
+  const now = new Date(dir.asOf);
+  const entries = [...dir.entries.values()];
+  const score = (entry: DirEntry) =>
+    strength({ name: entry.name, type: entry.type, tier: entry.tier, confidence: entry.confidence, lastReinforced: entry.lastReinforced }, now);
+  const shown = entries
+    .filter((entry) => entry.status === 'active' && !entry.archived)
+    .map((entry) => ({ entry, score: score(entry) }))
+    .sort((a, b) => b.score - a.score || compare(a.entry.name, b.entry.name) || compare(a.entry.file, b.entry.file))
+    .map(({ entry }) => ({ file: entry.file, description: oneLine(entry.description || entry.name) }));
+  const archived = entries
+    .filter((entry) => entry.archived)
+    .sort((a, b) => compare(b.archived!.at, a.archived!.at) || compare(a.file, b.file))
+    .map((entry) => ({
+      file: `_archive/${entry.file}`,
+      name: oneLine(entry.name).replace(/[[\]]/g, ''),
+      note: oneLine(`archived ${entry.archived!.at.slice(0, 10)}: ${entry.archived!.reason}`),
+    }));
+  return { shown, archived, managed: entries.flatMap((entry) => [entry.file, `_archive/${entry.file}`]) };
+}
+
+/** What the index shows of a memory is data: one line, no way to close the link or open markup. */
+function oneLine(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > INDEX_DESCRIPTION ? `${flat.slice(0, INDEX_DESCRIPTION - 1)}…` : flat;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
