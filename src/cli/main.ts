@@ -17,6 +17,7 @@ import { runWorker } from '../workers/worker.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
+import { memoriesCli } from './memories-cli.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
@@ -35,6 +36,8 @@ const USAGE = `engram — long-term memory for Claude Code
                                          the projections as of that point, written under DIR
   engram migrate [--dry-run] [--discard-old]
                                          run pending log migrations (or say what they would change)
+  engram memories list|show|pin|unpin|forget|restore
+                                         the memories, and what a user decides about them
   engram doctor                          what is wrong, in plain words
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
@@ -92,6 +95,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       });
       return migrate({ paths, clock, dryRun: values['dry-run'], discardOld: values['discard-old'], terminal });
     }
+    case 'memories':
+      return memoriesCli(rest, ctx);
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env) });

@@ -1,11 +1,15 @@
 import type { EngineCommand } from './command.js';
 import { doctorFacts } from './doctor-facts.js';
+import { memoriesForget, memoriesList, memoriesPin, memoriesRestore, memoriesShow, memoriesUnpin } from './memory-commands.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
 
 /** Every command that needs the log, by name. */
 export function engineCommands(): Map<string, EngineCommand<unknown>> {
-  const commands = [logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan] as EngineCommand<unknown>[];
+  const commands = [
+    logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
+    memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore,
+  ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

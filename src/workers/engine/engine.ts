@@ -10,6 +10,7 @@ import { LevelEventLog } from '../../log/level-event-log.js';
 import { finishInterruptedSwap, stampNewLog } from '../../log/migrate-log.js';
 import { logMigrations } from '../../../migrations/index.js';
 import type { EventLog } from '../../log/event-log.js';
+import type { Envelope } from '../../events/envelope.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
 import { StateStore } from './state-store.js';
@@ -128,6 +129,24 @@ export class Engine {
         { ...this.#options.ingest, ...options },
       ),
     );
+  }
+
+  /**
+   * Appends events a command or reactor made (each checked against its schema first, so a bad
+   * one is refused before anything is written) and brings the projections up to them, so that
+   * when this resolves the files already show what was recorded. Returns the events appended
+   * (an id already in the log is stored once).
+   */
+  async record(events: readonly Envelope[]): Promise<number> {
+    for (const event of events) this.catalog.read(event);
+    const { appended } = await this.log.append(events);
+    await this.runner.catchUp();
+    return appended.length;
+  }
+
+  /** A fresh unique event id, for events that have no cause to derive one from. */
+  newEventId(): string {
+    return newEventId(wallMicros(), process.pid);
   }
 
   /**

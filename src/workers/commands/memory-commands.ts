@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { EngramError } from '../../errors.js';
+import { MemoryForgotten, MemoryPinned, MemoryRestored, MemoryUnpinned } from '../../events/memory-events.js';
+import { strength } from '../../memories/scores.js';
+import { renderMemoryFile } from '../../memories/memory-file.js';
+import { memoryFileContent } from '../../projections/memories/materialize-memories.js';
+import type { MemoryRow } from '../../projections/memories/memory-row.js';
+import type { Engine } from '../engine/engine.js';
+import { defineCommand } from './command.js';
+import { findMemory, listMemories } from './memory-lookup.js';
+
+const scope = { project: z.string().optional(), all: z.boolean().default(false) };
+
+/** `engram memories list [--project PATH] [--all] [--json]`: name, type, status, strength, file. */
+export const memoriesList = defineCommand({
+  name: 'memories.list',
+  access: 'read',
+  args: z.object({ ...scope, json: z.boolean().default(false) }),
+  async run(engine, args, output) {
+    const now = engine.clock.now();
+    const rows = (await listMemories(engine, args.all ? undefined : args.project))
+      .map((memory) => ({
+        name: memory.name,
+        type: memory.type,
+        status: memory.archived ? 'archived' : memory.status,
+        strength: Math.round(strength({ name: memory.name, type: memory.type, tier: memory.tier, confidence: memory.confidence, lastReinforced: memory.lastReinforced, created: memory.created }, now) * 1000) / 1000,
+        pinned: memory.pinned,
+        project: memory.project,
+        file: `${engine.paths.claude}/${memory.dir}/${memory.archived ? '_archive/' : ''}${memory.file}`,
+      }))
+      .sort((a, b) => b.strength - a.strength || (a.name < b.name ? -1 : 1));
+    if (args.json) {
+      await output.out(`${JSON.stringify(rows, null, 2)}\n`);
+      return 0;
+    }
+    if (rows.length === 0) {
+      await output.out('no memories yet\n');
+      return 0;
+    }
+    const width = Math.min(40, Math.max(...rows.map((r) => r.name.length)));
+    const lines = rows.map((r) => `${r.name.slice(0, 40).padEnd(width)}  ${r.type.padEnd(9)} ${(r.pinned ? `${r.status}*` : r.status).padEnd(12)} ${r.strength.toFixed(2)}  ${r.file}`);
+    await output.out(`${lines.join('\n')}\n`);
+    return 0;
+  },
+});
+
+/** `engram memories show NAME`: the memory as its file shows it, and where that file is. */
+export const memoriesShow = defineCommand({
+  name: 'memories.show',
+  access: 'read',
+  args: z.object({ query: z.string().min(1), project: z.string().optional() }),
+  async run(engine, args, output) {
+    const memory = await findMemory(engine, args.query, args.project);
+    await output.out(`# ${locate(engine, memory)}\n${renderMemoryFile(memoryFileContent(memory))}`);
+    return 0;
+  },
+});
+
+const change = z.object({ query: z.string().min(1), project: z.string().optional(), reason: z.string().max(500).optional() });
+
+export const memoriesPin = memoryChange('memories.pin', (memory) => (memory.pinned ? undefined : { definition: MemoryPinned, data: { memoryId: memory.id } }), 'pinned');
+export const memoriesUnpin = memoryChange('memories.unpin', (memory) => (memory.pinned ? { definition: MemoryUnpinned, data: { memoryId: memory.id } } : undefined), 'unpinned');
+export const memoriesForget = memoryChange(
+  'memories.forget',
+  (memory, reason) => (memory.archived ? undefined : { definition: MemoryForgotten, data: { memoryId: memory.id, reason: reason ?? 'asked to forget' } }),
+  'forgotten (moved to _archive/, nothing deleted)',
+);
+export const memoriesRestore = memoryChange(
+  'memories.restore',
+  (memory) => (memory.archived || memory.status === 'superseded' ? { definition: MemoryRestored, data: { memoryId: memory.id } } : undefined),
+  'restored',
+);
+
+type Definition = typeof MemoryPinned | typeof MemoryUnpinned | typeof MemoryForgotten | typeof MemoryRestored;
+
+/** A command that records one event about the memory a user names, then shows where it is now. */
+function memoryChange(name: string, make: (memory: MemoryRow, reason: string | undefined) => { definition: Definition; data: unknown } | undefined, done: string) {
+  return defineCommand({
+    name,
+    access: 'write',
+    args: change,
+    async run(engine, args, output) {
+      const memory = await findMemory(engine, args.query, args.project);
+      const event = make(memory, args.reason);
+      if (!event) {
+        await output.out(`${memory.name}: nothing to change\n`);
+        return 0;
+      }
+      await engine.record([
+        {
+          id: engine.newEventId(),
+          type: event.definition.type,
+          schemaVersion: event.definition.schemaVersion,
+          ts: engine.clock.now().toISOString(),
+          session: '',
+          project: memory.project,
+          data: event.data,
+        },
+      ]);
+      const after = await findMemory(engine, memory.id, undefined).catch(() => {
+        throw new EngramError('PROJECTOR_FAILED', `the memories projection did not take the change to ${memory.name}`);
+      });
+      await output.out(`${after.name}: ${done}; ${locate(engine, after)}\n`);
+      return 0;
+    },
+  });
+}
+
+function locate(engine: Engine, memory: MemoryRow): string {
+  return `${engine.paths.claude}/${memory.dir}/${memory.archived ? '_archive/' : ''}${memory.file}`;
+}
