@@ -89,6 +89,8 @@ export const MemoryEdited = defineEvent({
     pinned: z.optional(z.boolean()),
     contradicts: z.optional(z.array(z.string().check(z.maxLength(200))).check(z.maxLength(20))),
     extra: z.optional(extra),
+    /** The hash of the file as edited: engram may rewrite that file, since the edit is now the memory. */
+    contentHash: z.optional(z.string().check(z.maxLength(64))),
   }),
 });
 

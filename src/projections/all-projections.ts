@@ -1,5 +1,5 @@
 import { countsProjector } from './counts.js';
-import { isMemoryFileOf, materializeMemories } from './memories/materialize-memories.js';
+import { isMemoryFileOf, materializeMemories, memoryAdopts } from './memories/materialize-memories.js';
 import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
 import { rowsOnlySink, type Projection } from './projector.js';
@@ -22,7 +22,7 @@ export function allProjections(roots: ProjectionRoots): Projection[] {
     { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false, durable: false }) },
     { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }) },
     { projector: countsProjector, sink: rowsOnlySink },
-    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf }) },
+    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) },
   ];
   return projections as unknown as Projection[];
 }

@@ -27,6 +27,12 @@ export interface FileSinkOptions<R> {
    */
   isOwnFile?(existing: string, key: string, row: R): boolean;
   /**
+   * For a file whose content is not what this sink last wrote: whether the row has since taken
+   * that very content in (a hand edit recorded as an event, an import), so it may be rewritten
+   * as the row says. Default: never.
+   */
+  adopts?(existingHash: string, row: R): boolean;
+  /**
    * Whether a file whose content is no longer what this sink last wrote there (someone edited
    * it) is left alone rather than overwritten. Default true; views that people are not meant to
    * edit turn it off.
@@ -109,7 +115,8 @@ export class FileSink<R> implements Sink<R> {
       const existingHash = hashOf(existing);
       if (existingHash === hash) return { key, hash, state: 'written' };
       if (ownHash !== undefined) {
-        if (existingHash !== ownHash && (this.#options.keepEdits ?? true)) return { key, hash: ownHash, state: 'edited' };
+        const adopted = this.#options.adopts?.(existingHash, row) ?? false;
+        if (existingHash !== ownHash && !adopted && (this.#options.keepEdits ?? true)) return { key, hash: ownHash, state: 'edited' };
       } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing, key, row)) {
         return { key, hash: existingHash, state: 'foreign' };
       }

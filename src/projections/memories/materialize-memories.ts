@@ -28,10 +28,17 @@ export function materializeMemories(key: string, row: MemoriesRow): FileOp[] {
   return [];
 }
 
+/** A file someone changed may be rewritten once the memory has taken that content in (a recorded edit, an import). */
+export function memoryAdopts(existingHash: string, row: MemoriesRow): boolean {
+  const memory = row as MemoryRow;
+  return existingHash === memory.editedHash || existingHash === memory.sourceHash;
+}
+
 /** A file engram has no record of is this memory's when it names the memory, or is the file it was imported from. */
 export function isMemoryFileOf(existing: string, _key: string, row: MemoriesRow): boolean {
   const memory = row as MemoryRow;
-  if (memory.sourceHash !== undefined && contentHash(existing) === memory.sourceHash) return true;
+  const hash = contentHash(existing);
+  if (hash === memory.sourceHash || hash === memory.editedHash) return true;
   const parsed = parseMemoryFile(existing, memory.file);
   return parsed.extra.metadata.some((field) => field.key === MEMORY_ID_FIELD && field.value === memory.id);
 }

@@ -56,6 +56,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           pinned: data.pinned ?? row.pinned,
           contradicts: data.contradicts ?? row.contradicts,
           extra: (data.extra as MemoryRow['extra'] | undefined) ?? row.extra,
+          editedHash: data.contentHash ?? row.editedHash,
           modified: event.ts,
         }));
       }
@@ -144,6 +145,7 @@ function propose(state: RowReader<MemoriesRow>, event: EventOf<typeof MemoryProp
     archived: undefined,
     extra: (data.extra as MemoryRow['extra'] | undefined) ?? { top: [], metadata: [] },
     sourceHash: data.sourceHash,
+    editedHash: undefined,
   };
   const changes = withDir(dirRow, row, event.ts);
   const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];

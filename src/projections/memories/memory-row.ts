@@ -34,6 +34,8 @@ export interface MemoryRow {
   readonly extra: MemoryFileContent['extra'];
   /** An imported file that was already where the memory is: its hash then (see MemoryProposed). */
   readonly sourceHash: string | undefined;
+  /** The file's hash when its last hand or agent edit was recorded. */
+  readonly editedHash: string | undefined;
 }
 
 /** What a directory's index needs of each of its memories. */
