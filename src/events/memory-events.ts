@@ -143,6 +143,39 @@ export const MemoriesMaintained = defineEvent({
   data: z.object({ at: isoTime }),
 });
 
+export const MemoryVerified = defineEvent({
+  type: 'MemoryVerified',
+  schemaVersion: 1,
+  summary: 'The maintenance tick checked what a memory claims (files, functions, branches, packages, URLs) against its project.',
+  data: z.object({
+    memoryId,
+    /** What was checked, and what was found; unverifiable claims are said to be so. */
+    claims: z.array(z.object({
+      kind: z.string().check(z.maxLength(20)),
+      value: z.string().check(z.maxLength(300)),
+      status: z.enum(['ok', 'missing', 'unverifiable']),
+    })).check(z.maxLength(50)),
+    /** Staleness points these results add (DESIGN.md "Scores"). */
+    penalty: z.number().check(z.gte(0), z.lte(100)),
+  }),
+});
+
+export const HygieneReported = defineEvent({
+  type: 'HygieneReported',
+  schemaVersion: 1,
+  summary: 'The maintenance tick\'s hygiene report for one memory directory: dead paths, near-duplicates, old memories, a project gone.',
+  data: z.object({
+    dir: z.string().check(z.maxLength(1000)),
+    /** Memories whose referenced files are missing. */
+    deadPaths: z.array(z.object({ memoryId, paths: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)) })).check(z.maxLength(200)),
+    nearDuplicates: z.array(z.object({ a: memoryId, b: memoryId, similarity: z.number() })).check(z.maxLength(200)),
+    /** Active memories last confirmed more than 90 days ago. */
+    old: z.array(memoryId).check(z.maxLength(500)),
+    /** The project's directory no longer exists. */
+    orphaned: z.boolean(),
+  }),
+});
+
 export const memoryEvents = [
   MemoryProposed,
   MemoryReinforced,
@@ -155,4 +188,6 @@ export const memoryEvents = [
   MemoryForgotten,
   MemoryRestored,
   MemoriesMaintained,
+  MemoryVerified,
+  HygieneReported,
 ] as const;

@@ -4,14 +4,18 @@ import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import { defineProjector, type RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
 import { findSameMemory } from './match-memory.js';
-import { dirEntry, fileNameFor, type DirRow, type MemoryRow } from './memory-row.js';
+import { dirEntry, fileNameFor, type DirRow, type HygieneRow, type MemoryRow } from './memory-row.js';
 
 const MEM = 'mem:';
 const DIR = 'dir:';
 /** Every memory directory's key, so a maintenance tick can rescore them all. */
 const DIRS = 'dirs';
+/** When the maintenance tick last ran. */
+export const MAINTAINED = 'maintained';
+const HYGIENE = 'hygiene:';
+export const hygieneKey = (dir: string): string => HYGIENE + dir;
 
-export type MemoriesRow = MemoryRow | DirRow | readonly string[];
+export type MemoriesRow = MemoryRow | DirRow | HygieneRow | { readonly at: string } | readonly string[];
 
 export const memoryKey = (id: string): string => MEM + id;
 export const dirKey = (dir: string): string => DIR + dir;
@@ -33,7 +37,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   projectorVersion: 1,
   handles: [
     'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
-    'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained',
+    'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
+    'HygieneReported',
   ],
   evolve(state, event) {
     switch (event.type) {
@@ -96,11 +101,24 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
         );
       case 'MemoriesMaintained': {
         const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];
-        return dirs.flatMap((key) => {
+        const rescored = dirs.flatMap((key) => {
           const dir = state.get(key) as DirRow | undefined;
           return dir && event.data.at > dir.asOf ? [rowChange<MemoriesRow>(key, { ...dir, asOf: event.data.at })] : [];
         });
+        return [...rescored, rowChange<MemoriesRow>(MAINTAINED, { at: event.data.at })];
       }
+      case 'MemoryVerified': {
+        const { data } = event;
+        const missing = data.claims.filter((claim) => claim.status === 'missing').map((claim) => `${claim.kind} ${claim.value}`);
+        // Not a change of the memory itself: `modified` stays, so its file says when a person or a lesson changed it.
+        return update(state, event, data.memoryId, (row) =>
+          row.verification?.penalty === data.penalty && sameList(row.verification.missing, missing)
+            ? row
+            : { ...row, verification: { at: event.ts, penalty: data.penalty, missing } },
+        );
+      }
+      case 'HygieneReported':
+        return [rowChange<MemoriesRow>(hygieneKey(event.data.dir), { ...event.data, at: event.ts })];
       default:
         return [];
     }
@@ -146,6 +164,7 @@ function propose(state: RowReader<MemoriesRow>, event: EventOf<typeof MemoryProp
     extra: (data.extra as MemoryRow['extra'] | undefined) ?? { top: [], metadata: [] },
     sourceHash: data.sourceHash,
     editedHash: undefined,
+    verification: undefined,
   };
   const changes = withDir(dirRow, row, event.ts);
   const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];
@@ -178,4 +197,8 @@ function withDir(dir: DirRow, row: MemoryRow, at: string): RowChange<MemoriesRow
   const entries = new Map(dir.entries);
   entries.set(row.id, dirEntry(row));
   return [rowChange(memoryKey(row.id), row), rowChange(dirKey(dir.dir), { ...dir, asOf: at > dir.asOf ? at : dir.asOf, entries })];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -36,6 +36,26 @@ export interface MemoryRow {
   readonly sourceHash: string | undefined;
   /** The file's hash when its last hand or agent edit was recorded. */
   readonly editedHash: string | undefined;
+  /** What the maintenance tick last found of its claims. */
+  readonly verification: Verification | undefined;
+}
+
+export interface Verification {
+  readonly at: string;
+  /** Staleness points the results add. */
+  readonly penalty: number;
+  /** The claims found missing, as `kind value`. */
+  readonly missing: readonly string[];
+}
+
+/** A memory directory's hygiene, as the latest maintenance tick found it. */
+export interface HygieneRow {
+  readonly dir: string;
+  readonly at: string;
+  readonly deadPaths: ReadonlyArray<{ memoryId: string; paths: readonly string[] }>;
+  readonly nearDuplicates: ReadonlyArray<{ a: string; b: string; similarity: number }>;
+  readonly old: readonly string[];
+  readonly orphaned: boolean;
 }
 
 /** What a directory's index needs of each of its memories. */
@@ -50,6 +70,8 @@ export interface DirEntry {
   readonly lastReinforced: string;
   readonly pinned: boolean;
   readonly archived: MemoryRow['archived'];
+  /** Staleness points from the latest verification (0 before any). */
+  readonly penalty: number;
 }
 
 /**
@@ -76,6 +98,7 @@ export function dirEntry(row: MemoryRow): DirEntry {
     lastReinforced: row.lastReinforced,
     pinned: row.pinned,
     archived: row.archived,
+    penalty: row.verification?.penalty ?? 0,
   };
 }
 
