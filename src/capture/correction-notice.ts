@@ -7,7 +7,7 @@ import type { Correction } from './correction-detector.js';
  * double quotes, line breaks and markup, so the quote cannot be closed or escaped from inside.
  */
 export function correctionNotice(correction: Correction): string {
-  const what = correction.type === 'user' ? 'a note about the user' : 'a lesson';
+  const what = correction.type === 'user' ? 'a fact about the user' : 'a lesson';
   const where = correction.scope === 'global' ? 'all projects' : 'this project';
   return `engram noted ${what} for ${where}: "${correction.lesson}" (saved to memory).`;
 }
