@@ -29,41 +29,29 @@ const LIST_ITEM = /^ {0,3}(?:[-*+\u2022]|\d{1,3}[.)])\s/;
 /** Masked characters: not a letter, so no cue matches across or inside a masked span. */
 const MASK = '_';
 
-/** Lines that are pasted output, not prose: stack frames, log lines, shell prompts, code frames. */
-const LOG_LINE = [
-  /^\s*at\s+[\w$.<>[\]]+\s*\(/,
-  /^\s*at\s+\S+:\d+:\d+/,
-  /^\s*File "/,
-  /^\s*Traceback \(most recent call last\)/,
-  /^\s*[A-Za-z]*(?:Error|Exception|Warning)(?:\s*\[\w+\])?:/,
-  /^\s*(?:npm|yarn|pnpm) (?:ERR|WARN)/,
-  /^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d/,
-  /^\s*(?:FAIL|PASS|ERROR|WARN|INFO|DEBUG|TRACE|panic:)\s/,
-  /^\s*[$❯%#]\s+\S/,
-  /^\s*\d+\s*\|/,
-  /^\s*\^+\s*$/,
-  /^\s*(?:diff --git|@@ |\+\+\+ |--- a\/)/,
-];
+/**
+ * Lines that are pasted, not typed: indented code, quoted lines, stack frames, log lines, shell
+ * prompts, code frames, diffs. One expression, so a hook compiles one, not a dozen.
+ */
+const PASTED_LINE =
+  /^(?: {4}|\t| {0,3}>|\s*(?:at\s+[\w$.<>[\]]+\s*\(|at\s+\S+:\d+:\d+|File "|Traceback \(most recent call last\)|[A-Za-z]*(?:Error|Exception|Warning)(?:\s*\[\w+\])?:|(?:npm|yarn|pnpm) (?:ERR|WARN)|\[?\d{4}-\d{2}-\d{2}[T ]\d|(?:FAIL|PASS|ERROR|WARN|INFO|DEBUG|TRACE|panic:)\s|[$\u276f%#]\s+\S|\d+\s*\||\^+\s*$|diff --git|@@ |\+\+\+ |--- a\/|\/\/|\/\*|\*\/|#!|<\/?[A-Za-z][\w-]*[\s>/])|\s+\* )/;
 
 const CODE_START =
   /^\s*(?:import|export|const|let|var|function|def|class|return|public|private|protected|package|using|fn|func|impl|struct|enum|interface|type|#include|#define|SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER)\s/;
 
-/** Unfenced pasted code: a line that reads as a statement of some programming language. */
-function isCodeLine(line: string): boolean {
+/**
+ * Whether a line is pasted rather than typed: see PASTED_LINE; or unfenced code, a line that
+ * reads as a statement of some programming language. (" * text" continues a block comment;
+ * "* text" at the margin is a markdown bullet.)
+ */
+function isPastedLine(line: string): boolean {
+  if (PASTED_LINE.test(line)) return true;
   const t = line.trim();
   if (t.length === 0) return false;
-  if (/^(?:\/\/|\/\*|\*\/|\* |#!|<\/?[A-Za-z][\w-]*[\s>/])/.test(t)) return true;
   const last = t[t.length - 1]!;
   if (last === ';' || last === '{' || last === '}') return true;
   if (CODE_START.test(t) && /[=({:;<]/.test(t)) return true;
   return /\)\s*(?:=>|\{)|\b(?:if|for|while)\s*\(/.test(t);
-}
-
-function isPastedLine(line: string): boolean {
-  if (/^(?: {4}|\t)/.test(line)) return true;
-  if (/^ {0,3}>/.test(line)) return true;
-  for (const pattern of LOG_LINE) if (pattern.test(line)) return true;
-  return isCodeLine(line);
 }
 
 /** Same length as `c`: lowercase where that keeps one UTF-16 unit, typographic apostrophes straight. */
@@ -78,9 +66,16 @@ function foldChar(c: string): string {
 function fold(line: string): string {
   const lower = line.toLowerCase();
   if (lower.length !== line.length) return Array.from({ length: line.length }, (_, i) => foldChar(line[i]!)).join('');
-  return /[\u2018\u2019\u02bc\t\u00a0\u2009\u202f]/.test(lower)
-    ? lower.replace(/[\u2018\u2019\u02bc]/g, "'").replace(/[\t\u00a0\u2009\u202f]/g, ' ')
-    : lower;
+  let folded = lower;
+  for (const c of ['\u2018', '\u2019', '\u02bc']) if (folded.includes(c)) folded = folded.replaceAll(c, "'");
+  for (const c of ['\t', '\u00a0', '\u2009', '\u202f']) if (folded.includes(c)) folded = folded.replaceAll(c, ' ');
+  return folded;
+}
+
+/** Whether a letter or digit lies in text[from, to). */
+function hasWordChar(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (isWordChar(text[i])) return true;
+  return false;
 }
 
 function isWordChar(c: string | undefined): boolean {
@@ -183,7 +178,7 @@ const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'approx', 'cf', 'mr', 
 function endsSentence(cue: string, dot: number): boolean {
   if (!isSpace(cue[dot + 1]) && cue[dot + 1] !== ')' && cue[dot + 1] !== '"') return false;
   let start = dot;
-  while (start > 0 && dot - start < 8 && /[a-z.]/.test(cue[start - 1]!)) start--;
+  while (start > 0 && dot - start < 8 && ((cue[start - 1]! >= 'a' && cue[start - 1]! <= 'z') || cue[start - 1] === '.')) start--;
   const word = cue.slice(start, dot);
   // "No. Use pnpm." ends a sentence; "see no. 4" does not.
   if (word === 'no') return !/\d/.test(cue[dot + 2] ?? '');
@@ -235,7 +230,7 @@ function splitLine(text: string, cue: string, intro: number, into: Sentence[]): 
 function push(text: string, cue: string, from: number, to: number, question: boolean, intro: number, into: Sentence[]): void {
   while (from < to && isSpace(cue[from])) from++;
   while (to > from && isSpace(cue[to - 1])) to--;
-  if (to > from && /[\p{L}\p{N}]/u.test(cue.slice(from, to))) {
+  if (to > from && hasWordChar(cue, from, to)) {
     into.push({ text: text.slice(from, to), cue: cue.slice(from, to), question, intro });
   }
 }

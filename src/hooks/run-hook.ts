@@ -34,7 +34,7 @@ export interface HookSpec<I extends z.ZodMiniType> {
    * Code adds plain stdout of UserPromptSubmit and SessionStart hooks to the agent's context; the
    * line is printed only once the event is safely in the spool.
    */
-  context?(data: unknown): string | undefined;
+  context?(data: unknown): string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -55,7 +55,7 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
     // writeSync, not process.stdout: the stream machinery costs a hook a tenth of its budget.
-    const line = event.problem ? undefined : spec.context?.(event.envelope.data);
+    const line = event.problem ? undefined : await spec.context?.(event.envelope.data);
     if (line) writeSync(1, `${line}\n`);
   } catch (err) {
     if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));

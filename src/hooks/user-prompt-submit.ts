@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { detectCorrection } from '../capture/correction-detector.js';
+import { mightBeCorrection } from '../capture/might-be-correction.js';
 import { correctionNotice } from '../capture/correction-notice.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
@@ -14,8 +14,13 @@ void runHook({
   }),
   // On the prompt as stored, not as typed: the memories projector runs the same detector on the
   // same text, so what this line announces is what the memory will say.
-  context: (data) => {
-    const correction = detectCorrection((data as { prompt: string }).prompt);
+  context: async (data) => {
+    const { prompt } = data as { prompt: string };
+    // Most prompts stop here. The bundler keeps the detector in this hook's one file, but runs its
+    // module (phrase tables and all, a few milliseconds of a hook's budget) only when imported.
+    if (!mightBeCorrection(prompt)) return undefined;
+    const { detectCorrection } = await import('../capture/correction-detector.js');
+    const correction = detectCorrection(prompt);
     return correction ? correctionNotice(correction) : undefined;
   },
 });
