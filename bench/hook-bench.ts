@@ -77,6 +77,18 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
       }
       results.push({ hook: label, medianMs: median(own), baselineMs: median(base), ratio: median(own) / median(base) });
     }
+    // A correction: the prompt hook also runs the correction detector and prints its line.
+    const correction = JSON.stringify({
+      session_id: 'bench-correction', cwd: '/home/dev/src/bench', hook_event_name: 'UserPromptSubmit',
+      prompt: 'No, I told you already. Use pnpm, not npm, and from now on run the linter before you commit.',
+    });
+    const correctionBase: number[] = [];
+    const correctionTimes: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      correctionBase.push(run(['-e', '0'], correction));
+      correctionTimes.push(run([join(options.repo, 'dist', 'hooks', 'user-prompt-submit.cjs')], correction));
+    }
+    results.push({ hook: 'user-prompt-submit, a correction', medianMs: median(correctionTimes), baselineMs: median(correctionBase), ratio: median(correctionTimes) / median(correctionBase) });
     // What a hook's usual path does without: node:net, loaded only to hand over or, where there
     // is no /proc, to ask the worker's socket whether it lives.
     // Script files, as hooks are: `node -e` measures something else.

@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { detectCorrection } from '../src/capture/correction-detector.js';
+import { correctionNotice } from '../src/capture/correction-notice.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
+import { redactCapped } from '../src/redaction/redact-capped.js';
 import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 
 const home = useTempHomes();
@@ -139,6 +142,48 @@ describe('hooks', () => {
     expect(prompt).toMatchObject({ type: 'HookInputRejected', data: { hook: 'UserPromptSubmit', excerpt: `not JSON: ${notJson.length} bytes` } });
     const everything = JSON.stringify([tool, prompt]) + readFileSync(h.paths.hooksLog, 'utf8');
     for (const text of ['FILE_BODY', 'TOOL_OUTPUT', 'RAW_PROMPT', 'hunter2']) expect(everything).not.toContain(text);
+  });
+
+  it('says in one line of context when a prompt was a correction, and stores the prompt as before', async () => {
+    const h = home();
+    const prompt = 'No, I told you to use pnpm, not npm!';
+    const result = await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt }, h.env);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe('engram noted a lesson for this project: "use pnpm, not npm" (saved to memory).\n');
+    const [file] = spoolFiles(h);
+    const envelope = JSON.parse(readFileSync(join(h.paths.spoolNew, file!), 'utf8'));
+    expect(envelope).toMatchObject({ type: 'PromptSubmitted', schemaVersion: 2, session: 'sess-1', project: '/home/dev/src/app' });
+    expect(envelope.data).toEqual({ prompt, chars: prompt.length, truncated: false });
+    expect(() => defaultCatalog().read(envelope)).not.toThrow();
+
+    const ordinary = await runHook('UserPromptSubmit', { ...common, prompt: 'why does this test always fail on CI?' }, h.env);
+    expect(ordinary).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(spoolFiles(h).length).toBe(2);
+  });
+
+  it('reads the correction from the prompt as stored: redacted, and about the person when it is', async () => {
+    const h = home();
+    const secret = 'ghp_FAKE1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P';
+    const prompt = `from now on read the token from GITHUB_TOKEN=${secret} and never paste it into scripts`;
+    const result = await runHook('UserPromptSubmit', { ...common, prompt }, h.env);
+    expect(result.stdout).toBe(`${correctionNotice(detectCorrection(redactCapped(prompt, PROMPT_CAP))!)}\n`);
+    expect(result.stdout).toMatch(/\[REDACTED:[a-z-]+\]/);
+    expect(result.stdout).not.toContain(secret);
+    const user = await runHook('UserPromptSubmit', { ...common, prompt: 'I prefer tabs over spaces in all my projects' }, h.env);
+    expect(user.stdout).toBe('engram noted a fact about the user for all projects: "I prefer tabs over spaces in all my projects" (saved to memory).\n');
+  });
+
+  it('prints nothing for a correction when disabled, or when the prompt could not be stored', async () => {
+    const prompt = 'never use npm in this repo';
+    for (const env of [{ ENGRAM_DISABLE: '1' }, { ENGRAM_DISTILLING: '1' }]) {
+      const h = home(env);
+      expect(await runHook('UserPromptSubmit', { ...common, prompt }, h.env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(spoolFiles(h)).toEqual([]);
+    }
+    const h = home();
+    writeFileSync(join(h.root, 'not-a-dir'), 'x');
+    const result = await runHook('UserPromptSubmit', { ...common, prompt }, { ...h.env, ENGRAM_HOME: join(h.root, 'not-a-dir', 'home') });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('exits 0 and prints nothing even when it cannot write at all', async () => {

@@ -1,4 +1,4 @@
-import { fstatSync, mkdirSync, readSync } from 'node:fs';
+import { fstatSync, mkdirSync, readSync, writeSync } from 'node:fs';
 import { appendRotated, HOOKS_LOG_ROTATION } from '../append-rotated.js';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
@@ -31,6 +31,12 @@ export interface HookSpec<I extends z.ZodMiniType> {
   input: I;
   /** Normalizes and redacts the input into the event this hook appends. */
   toEvent(input: z.infer<I> & CommonInput): { definition: EventDefinition; data: unknown };
+  /**
+   * One line of context from the event's data as stored (redacted, capped), or nothing. Claude
+   * Code adds plain stdout of UserPromptSubmit and SessionStart hooks to the agent's context; the
+   * line is printed only once the event is safely in the spool.
+   */
+  context?(data: unknown): string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -50,6 +56,9 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
     writeSpoolFile(paths, event.envelope);
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
+    // writeSync, not process.stdout: the stream machinery costs a hook a tenth of its budget.
+    const line = event.problem ? undefined : await spec.context?.(event.envelope.data);
+    if (line) writeSync(1, `${line}\n`);
   } catch (err) {
     if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));
   }

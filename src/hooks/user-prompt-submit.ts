@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { mightBeCorrection } from '../capture/might-be-correction.js';
+import { correctionNotice } from '../capture/correction-notice.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
 import { runHook } from './run-hook.js';
@@ -10,4 +12,15 @@ void runHook({
     definition: PromptSubmitted,
     data: { prompt: redactCapped(prompt, PROMPT_CAP), chars: prompt.length, truncated: prompt.length > PROMPT_CAP },
   }),
+  // On the prompt as stored, not as typed: the memories projector runs the same detector on the
+  // same text, so what this line announces is what the memory will say.
+  context: async (data) => {
+    const { prompt } = data as { prompt: string };
+    // Most prompts stop here. The bundler keeps the detector in this hook's one file, but runs its
+    // module (phrase tables and all, a few milliseconds of a hook's budget) only when imported.
+    if (!mightBeCorrection(prompt)) return undefined;
+    const { detectCorrection } = await import('../capture/correction-detector.js');
+    const correction = detectCorrection(prompt);
+    return correction ? correctionNotice(correction) : undefined;
+  },
 });

@@ -1,0 +1,54 @@
+/**
+ * The correction detector's first test, on its own so that the prompt hook can run it without
+ * loading the detector: a prompt without any of these words cannot be a correction (each cue
+ * family in ./correction-detector.ts contributes the words it cannot match without), and most
+ * prompts have none of them. detectCorrection runs this same test first, so the hook and the
+ * memories projector can never disagree about it. No imports, no regular expressions to compile.
+ */
+
+/** Nothing past the stored prompt's cap is ever looked at (PROMPT_CAP in events/hook-events.ts). */
+export const INPUT_CAP = 20_000;
+
+const STEMS = [
+  'told you', 'asked you', 'said', 'how many times', 'what did i', 'forget', 'forgot', 'wrong', 'incorrect', 'not right',
+  'not correct', 'not what i', 'not how', 'not quite', 'not like that', 'actually', 'keep', 'always', 'still', 'again',
+  'now on', 'here on', 'forward', 'henceforth', 'hereafter', 'future', 'next time', 'rule', 'convention', 'remember',
+  'in mind', 'note for', 'memor', 'prefer', 'rather', 'like it', 'hate', 'dislike', "don't like", 'do not like',
+  'like you', 'want you', 'need you', 'never', 'ever', 'circumstances', 'stop', 'quit', 'anymore', 'any more',
+  'whenever', 'every time', 'each time', 'any time', "don't use", 'dont use', 'do not use', 'instead',
+  'partir de', 'dorénavant', 'désormais', 'adelante', 'desde ahora', 'ab jetzt', 'nun an', 'ab sofort', "d'ora",
+  'daqui', 'souviens', 'rappelle', 'recuerda', 'denk daran', 'merk dir', 'ricorda', 'lembre',
+];
+
+/** Whether `prompt` could be a correction at all. */
+export function mightBeCorrection(prompt: string): boolean {
+  const text = prompt.length > INPUT_CAP ? prompt.slice(0, INPUT_CAP) : prompt;
+  const lower = text.toLowerCase().replaceAll('\u2019', "'").replaceAll('\u2018', "'").replaceAll('\u02bc', "'");
+  for (const stem of STEMS) if (lower.includes(stem)) return true;
+  // "no, …", "nooo", "nope", "nah" as words, and "use X, not Y" said on its own.
+  let no = false;
+  let not = false;
+  let use = false;
+  for (const word of words(lower)) {
+    if (word === 'nope' || word === 'nah' || (word.length >= 2 && word[0] === 'n' && [...word.slice(1)].every((c) => c === 'o'))) no = true;
+    else if (word === 'not') not = true;
+    else if (word === 'use' || word === "it's" || word === 'its') use = true;
+  }
+  return no || (not && (use || lower.includes('it is')));
+}
+
+/** The words of lowercased text, split at anything but letters, digits and apostrophes. */
+function* words(lower: string): Generator<string> {
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const code = i < lower.length ? lower.charCodeAt(i) : 32;
+    // Above ASCII, letters are in a word; spaces, dashes, quotes and other punctuation are not.
+    const punctuation = (code >= 0x80 && code <= 0xbf) || (code >= 0x2000 && code <= 0x206f) || (code >= 0x3000 && code <= 0x303f);
+    const inWord = (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 39 || (code > 127 && !punctuation);
+    if (inWord && start < 0) start = i;
+    else if (!inWord && start >= 0) {
+      yield lower.slice(start, i);
+      start = -1;
+    }
+  }
+}
