@@ -93,4 +93,26 @@ describe('the memories projection', () => {
     expect((await runner.outputsOf('memories')).find(([p]) => p === path)?.[1].state).toBe('foreign');
     await h.close();
   });
+
+  it('turns a correction in a prompt into a lesson, and the same lesson said again into a reinforcement', async () => {
+    const h = await projectionHarness(freshDir());
+    const prompt = (text: string) => event('PromptSubmitted', { prompt: text, chars: text.length, truncated: false });
+    // Prompts are schemaVersion 2.
+    const p = (text: string) => ({ ...prompt(text), schemaVersion: 2 });
+    await h.log.append([
+      p('No, I told you to use pnpm, not npm!'),
+      p('is that wrong?'),
+      p('from now on use pnpm, not npm'),
+      p('remember I am on Windows, so give me PowerShell commands, not bash'),
+    ]);
+    await (await h.runner()).catchUp();
+    const index = readFileSync(join(h.roots.claude, dir, 'MEMORY.md'), 'utf8');
+    // One lesson (the stats projection's lines come after it).
+    expect(index.split('\n').filter((line) => !line.includes('auto-'))).toEqual(['- [use-pnpm-not-npm.md](use-pnpm-not-npm.md) — Use pnpm, not npm', '']);
+    const lesson = parseMemoryFile(readFileSync(join(h.roots.claude, dir, 'use-pnpm-not-npm.md'), 'utf8'), 'x.md');
+    expect(lesson).toMatchObject({ type: 'feedback', status: 'active', confidence: 0.7, reinforced: 1, body: 'use pnpm, not npm\n' });
+    // A fact about the person holds in every project: the global directory.
+    expect(readFileSync(join(h.roots.claude, 'engram', 'memory', 'MEMORY.md'), 'utf8')).toMatch(/PowerShell/);
+    await h.close();
+  });
 });

@@ -1,5 +1,6 @@
 import type { DomainEvent, EventOf } from '../../events/catalog.js';
 import type { MemoryProposed } from '../../events/memory-events.js';
+import { detectCorrection } from '../../capture/correction-detector.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import { defineProjector, type RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
@@ -22,6 +23,8 @@ export const dirKey = (dir: string): string => DIR + dir;
 export const isMemoryKey = (key: string): boolean => key.startsWith(MEM);
 export const isDirKey = (key: string): boolean => key.startsWith(DIR);
 
+/** DESIGN.md: a lesson the correction detector found starts active, at this confidence. */
+const CORRECTION_CONFIDENCE = 0.6;
 /** How much a memory's confidence rises each time it is said again. */
 const REINFORCEMENT = 0.1;
 
@@ -36,14 +39,30 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   name: 'memories',
   projectorVersion: 1,
   handles: [
-    'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
+    'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
     'HygieneReported',
   ],
   evolve(state, event) {
     switch (event.type) {
+      case 'PromptSubmitted': {
+        // The detector is pure and runs on the prompt as stored, so a replay finds the same lessons.
+        const correction = detectCorrection(event.data.prompt);
+        if (!correction) return [];
+        return propose(state, event, {
+          memoryId: `correction:${event.id}`,
+          origin: 'correction',
+          scope: correction.scope,
+          name: correction.name,
+          description: correction.description,
+          type: correction.type,
+          body: `${correction.lesson}\n`,
+          status: 'active',
+          confidence: CORRECTION_CONFIDENCE,
+        });
+      }
       case 'MemoryProposed':
-        return propose(state, event);
+        return propose(state, event, event.data);
       case 'MemoryReinforced':
         return update(state, event, event.data.memoryId, (row) => reinforce(row, event.ts));
       case 'MemoryCorroborated':
@@ -125,8 +144,9 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   },
 });
 
-function propose(state: RowReader<MemoriesRow>, event: EventOf<typeof MemoryProposed>): RowChange<MemoriesRow>[] {
-  const { data } = event;
+type Proposal = EventOf<typeof MemoryProposed>['data'];
+
+function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data: Proposal): RowChange<MemoriesRow>[] {
   if (state.get(memoryKey(data.memoryId))) return [];
   const global = data.scope === 'global' || event.project === '';
   const dir = global ? GLOBAL_MEMORY_DIR : projectMemoryDir(event.project);
