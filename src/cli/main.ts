@@ -36,6 +36,8 @@ const USAGE = `engram — long-term memory for Claude Code
                                          the projections as of that point, written under DIR
   engram migrate [--dry-run] [--discard-old]
                                          run pending log migrations (or say what they would change)
+  engram maintain [--now ISO] [--dry-run] [--network]
+                                         the maintenance tick: decay, supersession, claims, hygiene
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
   engram doctor                          what is wrong, in plain words
@@ -97,6 +99,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'memories':
       return memoriesCli(rest, ctx);
+    case 'maintain': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { now: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, network: { type: 'boolean', default: false } },
+      });
+      return runEngineCommand('maintain', { now: values.now, dryRun: values['dry-run'], network: values.network }, ctx);
+    }
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env) });

@@ -1,6 +1,7 @@
 import type { EngineCommand } from './command.js';
 import { doctorFacts } from './doctor-facts.js';
 import { memoriesForget, memoriesList, memoriesPin, memoriesRestore, memoriesShow, memoriesUnpin } from './memory-commands.js';
+import { maintainCommand } from './maintain-command.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
@@ -9,7 +10,7 @@ import { drain, rebuild, replay, status } from './projection-commands.js';
 export function engineCommands(): Map<string, EngineCommand<unknown>> {
   const commands = [
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
-    memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore,
+    memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

@@ -17,6 +17,7 @@ import { StateStore } from './state-store.js';
 import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
 import type { Reactor } from './reactor.js';
+import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 
 export interface EngineOptions {
@@ -28,6 +29,8 @@ export interface EngineOptions {
    * what is there, creates nothing and changes no projection. Default `write`.
    */
   access?: 'read' | 'write';
+  /** How long between two maintenance ticks the worker runs by itself. Default one day. */
+  maintainEveryMs?: number;
   /** Spool ingest settings; see IngestOptions for each default. */
   ingest?: IngestOptions;
   /** Passed to the runner; tests use it to crash between a sink write and its checkpoint. */
@@ -67,7 +70,7 @@ export class Engine {
     this.paths = options.paths;
     this.clock = options.clock;
     this.#options = options;
-    this.#reactors = [skillsInventoryReactor()];
+    this.#reactors = [skillsInventoryReactor(), maintenanceReactor({ everyMs: options.maintainEveryMs })];
   }
 
   /**
