@@ -1,4 +1,4 @@
-import { fstatSync, mkdirSync, readSync } from 'node:fs';
+import { fstatSync, mkdirSync, readSync, writeSync } from 'node:fs';
 import { appendRotated, HOOKS_LOG_ROTATION } from '../append-rotated.js';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
@@ -31,12 +31,17 @@ export interface HookSpec<I extends z.ZodMiniType> {
   input: I;
   /** Normalizes and redacts the input into the event this hook appends. */
   toEvent(input: z.infer<I> & CommonInput): { definition: EventDefinition; data: unknown };
+  /**
+   * What Claude Code should add to the context, printed once the event is in the spool: read
+   * from small projected files, never computed or fetched from the worker. '' prints nothing.
+   */
+  context?(paths: EngramPaths, event: { readonly session: string; readonly project: string }): string;
 }
 
 /**
  * The whole life of a hook process: read stdin, build one redacted event, write it as one spool
- * file, make sure a worker will ingest it, exit 0. Whatever goes wrong is one line in hooks.log
- * and nothing on stdout (DESIGN.md invariant 1).
+ * file, make sure a worker will ingest it, print its context if it has one, exit 0. Whatever goes
+ * wrong is one line in hooks.log and nothing on stdout (DESIGN.md invariant 1).
  */
 export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = process.env): Promise<void> {
   process.exitCode = 0;
@@ -50,6 +55,8 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
     writeSpoolFile(paths, event.envelope);
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
+    // Last, and whole or not at all: a failure anywhere before leaves stdout empty.
+    if (spec.context && !event.problem) print(spec.context(paths, event.envelope));
   } catch (err) {
     if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));
   }
@@ -153,6 +160,25 @@ async function readStdin(): Promise<Buffer> {
     chunks.push(Buffer.from(buffer.subarray(0, read)));
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Writes to stdout with writeSync: touching process.stdout loads the stream machinery, a tenth of
+ * a hook's budget. A pipe left non-blocking may refuse for a moment (EAGAIN): wait a millisecond
+ * and go on, for at most a second.
+ */
+function print(text: string): void {
+  if (text === '') return;
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  for (let waits = 0; offset < bytes.length; ) {
+    try {
+      offset += writeSync(1, bytes, offset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > 1000) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /** `ENGRAM_NOW` pins event time for tests and replays; a bad value falls back to the real clock. */
