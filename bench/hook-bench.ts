@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DirEntry } from '../src/projections/memories/memory-row.js';
+import { renderSummary } from '../src/projections/summary/render-summary.js';
+import { summaryViewPath, traceViewPath } from '../src/projections/view-paths.js';
 
 export interface HookBenchResult {
   hook: string;
@@ -32,10 +35,11 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
     ENGRAM_WORKER_IDLE_MS: '120000',
   };
   const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
-  const run = (args: string[], input: string | Buffer) => {
+  const run = (args: string[], input: string | Buffer, stdout: 'ignore' | 'pipe' = 'ignore') => {
     const started = performance.now();
-    const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'ignore', 'ignore'] });
+    const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', stdout, 'ignore'] });
     if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+    if (stdout === 'pipe' && args.length === 1 && result.stdout.length === 0) throw new Error(`${args[0]} printed nothing`);
     return performance.now() - started;
   };
   run([cli, 'worker', '--detach'], '');
@@ -89,6 +93,18 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
       correctionTimes.push(run([join(options.repo, 'dist', 'hooks', 'user-prompt-submit.cjs')], correction));
     }
     results.push({ hook: 'user-prompt-submit, a correction', medianMs: median(correctionTimes), baselineMs: median(correctionBase), ratio: median(correctionTimes) / median(correctionBase) });
+    // SessionStart with something to print: the project's and the global summary at their cap,
+    // and a trace; both sides read stdout through a pipe, as Claude Code does.
+    const summaryCwd = '/home/dev/src/bench-summary';
+    writeSummaries(join(env.ENGRAM_HOME, 'views'), summaryCwd);
+    const printing = JSON.stringify({ session_id: 'bench-summary', cwd: summaryCwd, hook_event_name: 'SessionStart', source: 'compact' });
+    const printBase: number[] = [];
+    const printOwn: number[] = [];
+    for (let i = 0; i < options.runs; i++) {
+      printBase.push(run(['-e', '0'], printing, 'pipe'));
+      printOwn.push(run([join(options.repo, 'dist', 'hooks', 'session-start.cjs')], printing, 'pipe'));
+    }
+    results.push({ hook: 'session-start, printing full summaries', medianMs: median(printOwn), baselineMs: median(printBase), ratio: median(printOwn) / median(printBase) });
     // What a hook's usual path does without: node:net, loaded only to hand over or, where there
     // is no /proc, to ask the worker's socket whether it lives.
     // Script files, as hooks are: `node -e` measures something else.
@@ -121,4 +137,34 @@ export async function hookBench(options: { repo: string; scratch: string; runs: 
 
 function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+/** Summary files as the summary projection writes them, filled to their cap, and a trace view. */
+function writeSummaries(views: string, project: string): void {
+  const entries = new Map<string, DirEntry>();
+  const tiers = ['preference', 'procedural', 'fact', 'episodic'] as const;
+  for (let i = 0; i < 40; i++) {
+    entries.set(`m${i}`, {
+      file: `m${i}.md`,
+      name: `memory ${i} about ${tiers[i % 4]} things`,
+      description: `what memory ${i} says, at some length: ${'lorem ipsum dolor sit amet '.repeat(6)}`,
+      type: 'feedback',
+      tier: tiers[i % 4],
+      status: 'active',
+      confidence: 0.8,
+      lastReinforced: '2026-11-01T00:00:00.000Z',
+      pinned: false,
+      archived: undefined,
+      penalty: 0,
+    });
+  }
+  for (const [dir, owner] of [[`projects/x/memory`, project], ['engram/memory', '']] as const) {
+    const path = join(views, summaryViewPath(owner));
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, renderSummary({ dir, project: owner, asOf: '2026-11-20T00:00:00.000Z', entries }));
+  }
+  const trace = join(views, traceViewPath(project));
+  mkdirSync(join(trace, '..'), { recursive: true });
+  const session = { startedAt: null, endedAt: null, prompts: 3, toolCalls: 12, toolFailures: 0, endedCleanly: true, distilled: false };
+  writeFileSync(trace, JSON.stringify({ project, line: '', sessions: [{ session: 'bench-summary', ...session }, { session: 'bench-before', ...session }] }, null, 2));
 }

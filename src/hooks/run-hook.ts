@@ -32,17 +32,21 @@ export interface HookSpec<I extends z.ZodMiniType> {
   /** Normalizes and redacts the input into the event this hook appends. */
   toEvent(input: z.infer<I> & CommonInput): { definition: EventDefinition; data: unknown };
   /**
-   * One line of context from the event's data as stored (redacted, capped), or nothing. Claude
-   * Code adds plain stdout of UserPromptSubmit and SessionStart hooks to the agent's context; the
-   * line is printed only once the event is safely in the spool.
+   * What Claude Code should add to the context (it adds plain stdout of UserPromptSubmit and
+   * SessionStart hooks), printed once the event is safely in the spool: from the event as stored
+   * (redacted, capped) and small projected files, never fetched from the worker. '' or undefined
+   * prints nothing.
    */
-  context?(data: unknown): string | undefined | Promise<string | undefined>;
+  context?(
+    paths: EngramPaths,
+    event: { readonly session: string; readonly project: string; readonly data: unknown },
+  ): string | undefined | Promise<string | undefined>;
 }
 
 /**
  * The whole life of a hook process: read stdin, build one redacted event, write it as one spool
- * file, make sure a worker will ingest it, exit 0. Whatever goes wrong is one line in hooks.log
- * and nothing on stdout (DESIGN.md invariant 1).
+ * file, make sure a worker will ingest it, print its context if it has one, exit 0. Whatever goes
+ * wrong is one line in hooks.log and nothing on stdout (DESIGN.md invariant 1).
  */
 export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = process.env): Promise<void> {
   process.exitCode = 0;
@@ -56,9 +60,9 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
     writeSpoolFile(paths, event.envelope);
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
-    // writeSync, not process.stdout: the stream machinery costs a hook a tenth of its budget.
-    const line = event.problem ? undefined : await spec.context?.(event.envelope.data);
-    if (line) writeSync(1, `${line}\n`);
+    // Last, and whole or not at all: a failure anywhere before leaves stdout empty.
+    const text = spec.context && !event.problem ? await spec.context(paths, event.envelope) : undefined;
+    if (text) print(text.endsWith('\n') ? text : `${text}\n`);
   } catch (err) {
     if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));
   }
@@ -162,6 +166,25 @@ async function readStdin(): Promise<Buffer> {
     chunks.push(Buffer.from(buffer.subarray(0, read)));
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Writes to stdout with writeSync: touching process.stdout loads the stream machinery, a tenth of
+ * a hook's budget. A pipe left non-blocking may refuse for a moment (EAGAIN): wait a millisecond
+ * and go on, for at most a second.
+ */
+function print(text: string): void {
+  if (text === '') return;
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  for (let waits = 0; offset < bytes.length; ) {
+    try {
+      offset += writeSync(1, bytes, offset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > 1000) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
 }
 
 /** `ENGRAM_NOW` pins event time for tests and replays; a bad value falls back to the real clock. */

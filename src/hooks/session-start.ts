@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { SessionStarted } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
+import { sessionSummary } from './session-summary.js';
 
 void runHook({
   hook: 'SessionStart',
@@ -13,6 +14,8 @@ void runHook({
       model: modelName(input.model),
     },
   }),
+  // Every source, compaction included: after a compaction the summary is gone from the context.
+  context: (paths, { session, project }) => sessionSummary(paths, session, project),
 });
 
 // Claude Code has sent the model both as a string and as {id, display_name}.

@@ -14,7 +14,7 @@ void runHook({
   }),
   // On the prompt as stored, not as typed: the memories projector runs the same detector on the
   // same text, so what this line announces is what the memory will say.
-  context: async (data) => {
+  context: async (_paths, { data }) => {
     const { prompt } = data as { prompt: string };
     // Most prompts stop here. The bundler keeps the detector in this hook's one file, but runs its
     // module (phrase tables and all, a few milliseconds of a hook's budget) only when imported.

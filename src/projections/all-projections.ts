@@ -6,6 +6,7 @@ import { rowsOnlySink, type Projection } from './projector.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
 import { isStatsFile } from './stats-render.js';
+import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
 
 export interface ProjectionRoots {
@@ -23,6 +24,7 @@ export function allProjections(roots: ProjectionRoots): Projection[] {
     { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }) },
     { projector: countsProjector, sink: rowsOnlySink },
     { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) },
+    { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
   ];
   return projections as unknown as Projection[];
 }

@@ -1,7 +1,8 @@
-import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
+import { traceLine } from './trace-line.js';
+import { traceViewPath } from './view-paths.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
 
 /** How many of a project's latest sessions its trace view keeps. */
@@ -54,15 +55,11 @@ export const traceProjector = defineProjector<TraceRow>({
   },
 });
 
-export function traceLine(record: Pick<SessionRecord, 'toolCalls'>, distilled: boolean): string {
-  return `last session: ${record.toolCalls} tool call${record.toolCalls === 1 ? '' : 's'} · distilled ${distilled ? '✓' : 'pending'}`;
-}
-
 /** views/trace/<project slug>.json, for project rows; session rows have no file of their own. */
 export function materializeTrace(key: string, row: TraceRow): FileOp[] {
   if (!key.startsWith(PROJECT)) return [];
   const { project, recent } = row as ProjectTrace;
-  return [{ kind: 'write', path: `trace/${projectSlug(project)}.json`, content: renderTrace(project, recent) }];
+  return [{ kind: 'write', path: traceViewPath(project), content: renderTrace(project, recent) }];
 }
 
 function renderTrace(project: string, records: readonly SessionRecord[]): string {

@@ -1,0 +1,19 @@
+import { projectSlug } from '../paths.js';
+
+/**
+ * Where the views the SessionStart hook reads live, relative to `<home>/views`: one place for the
+ * projections that write them and the hook that reads them. Hook-safe (only paths.ts).
+ */
+
+/** A project's latest sessions and its last-session line. */
+export function traceViewPath(project: string): string {
+  return `trace/${projectSlug(project)}.json`;
+}
+
+/**
+ * A memory directory's summary block: `global.md` for the global directory (project ''), else
+ * the project's slug, which starts with `-` (a cwd is absolute) and so never reads `global`.
+ */
+export function summaryViewPath(project: string): string {
+  return `summary/${project === '' ? 'global' : projectSlug(project)}.md`;
+}
