@@ -105,6 +105,8 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   }
   const idleMs = options.idleMs ?? 10 * 60_000;
   const poll = setInterval(() => {
+    // A reactor at work (a distillation in flight) is activity, though no hook has written.
+    if (engine.reactors.busy) lastActivity = Date.now();
     schedule();
     if (Date.now() - lastActivity > idleMs) void stop('idle');
   }, options.pollMs ?? 1000);
@@ -120,6 +122,8 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     // Requests being answered finish (or are cut off after the grace period) while the round
     // that is running completes; neither may be left using the log once it closes.
     await Promise.all([server?.close(options.stopGraceMs ?? 2000), running]);
+    // A reactor's slow run (an LLM call) is cut short, and done again by the next worker.
+    engine.reactors.abort();
     await engine.settle();
     await engine.close();
     removeIfOurs(paths.pidFile);

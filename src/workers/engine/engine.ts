@@ -16,7 +16,7 @@ import { allProjections } from '../../projections/all-projections.js';
 import { StateStore } from './state-store.js';
 import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
-import type { Reactor } from './reactor.js';
+import { ReactorRunner } from './reactor-runner.js';
 import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 
@@ -54,15 +54,13 @@ export class Engine {
   readonly clock: Clock;
   readonly #store: StateStore | null;
   readonly #options: EngineOptions;
-  readonly #reactors: Reactor[];
   // One ingest pass and one reactor round at a time: two never interleave their batches.
   readonly #ingesting = new PQueue({ concurrency: 1 });
   readonly #ingestMemory = ingestMemory();
-  readonly #reactingRounds = new PQueue({ concurrency: 1 });
-  #reacting = false;
-  #reactAgain = false;
+  /** The reactors, each in its own lane from its own cursor. */
+  readonly reactors: ReactorRunner;
 
-  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, store: StateStore | null, options: EngineOptions) {
+  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, reactors: ReactorRunner, store: StateStore | null, options: EngineOptions) {
     this.log = log;
     this.#store = store;
     this.catalog = catalog;
@@ -70,7 +68,7 @@ export class Engine {
     this.paths = options.paths;
     this.clock = options.clock;
     this.#options = options;
-    this.#reactors = [skillsInventoryReactor(), maintenanceReactor({ everyMs: options.maintainEveryMs })];
+    this.reactors = reactors;
   }
 
   /**
@@ -113,7 +111,18 @@ export class Engine {
         afterSinkApplied: options.afterSinkApplied,
       });
       await runner.start();
-      return new Engine(log, catalog, runner, store, options);
+      const reactors = new ReactorRunner({
+        log,
+        catalog,
+        runner,
+        // An engine that only reads runs no reactor.
+        store: write ? store : null,
+        paths,
+        clock: options.clock,
+        reactors: [skillsInventoryReactor(), maintenanceReactor({ everyMs: options.maintainEveryMs })],
+      });
+      await reactors.start();
+      return new Engine(log, catalog, runner, reactors, store, options);
     } catch (err) {
       await store?.close();
       await log.close();
@@ -152,55 +161,20 @@ export class Engine {
     return newEventId(wallMicros(), process.pid);
   }
 
-  /**
-   * Reactors run only on projections that have caught up, one round at a time (the worker's
-   * live loop and a drain may both ask), and what they report is checked like any event before
-   * it is appended.
-   */
+  /** One round of every reactor whose projections are ready; the events they appended. */
   react(): Promise<number> {
-    return this.#reactingRounds.add(async () => {
-      if (!this.runner.caughtUp) return 0;
-      let appended = 0;
-      for (const reactor of this.#reactors) {
-        const events = await reactor.react({
-          runner: this.runner,
-          paths: this.paths,
-          clock: this.clock,
-          newId: () => newEventId(wallMicros(), process.pid),
-        });
-        for (const event of events) this.catalog.read(event);
-        if (events.length > 0) appended += (await this.log.append(events)).appended.length;
-      }
-      return appended;
-    });
+    return this.reactors.round();
   }
 
   /**
-   * Live mode, for the worker: sets every projector going on what is new and returns at once.
-   * Reactors run when all have caught up; what they append sets the projectors going again.
+   * Live mode, for the worker: sets every projection going on what is new and returns at once.
+   * Each time all have caught up, the reactors not at work start a round; what they append sets
+   * the projections going again.
    */
   keepUp(onError: (err: unknown) => void): void {
     this.runner.kick({
       onError,
-      onCaughtUp: () => {
-        if (this.#reacting) {
-          this.#reactAgain = true;
-          return;
-        }
-        this.#reacting = true;
-        void (async () => {
-          try {
-            do {
-              this.#reactAgain = false;
-              if ((await this.react()) > 0) this.keepUp(onError);
-            } while (this.#reactAgain);
-          } catch (err) {
-            onError(err);
-          } finally {
-            this.#reacting = false;
-          }
-        })();
-      },
+      onCaughtUp: () => this.reactors.kick({ onError, onAppended: () => this.keepUp(onError) }),
     });
   }
 
@@ -239,16 +213,17 @@ export class Engine {
     }
   }
 
-  /** Waits for the projectors and reactors that keepUp set going to finish. */
+  /** Waits for the projections and reactors that keepUp set going to finish. */
   async settle(): Promise<void> {
-    await this.runner.idle();
-    while (this.#reacting) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    do {
       await this.runner.idle();
-    }
+      await this.reactors.idle();
+    } while (this.reactors.busy);
   }
 
   async close(): Promise<void> {
+    this.reactors.abort();
+    await this.reactors.idle();
     await this.#store?.close();
     await this.log.close();
   }

@@ -57,6 +57,7 @@ const outputShape = z.object({ key: z.string(), hash: z.string(), state: z.enum(
 const failureShape = z.object({ key: z.string(), message: z.string(), seq: z.int(), at: z.string() });
 const noteShape = z.object({ reason: z.string(), at: z.string() });
 const laneShape = z.object({ generation: z.int().check(z.nonnegative()) });
+const cursorShape = z.object({ logId: z.string(), seq: z.int().check(z.nonnegative()) });
 
 // Key spaces inside a lane's sublevel.
 const CHECKPOINT = 'c';
@@ -121,6 +122,18 @@ export class StateStore {
       const message = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
       return new StateStore(await tryOpen(), options.now, { reason: `the projection state did not open (${message}); it was moved to ${aside} and every projection rebuilt`, at });
     }
+  }
+
+  /** Where a reactor stopped: the last seq it reacted to, of which log. */
+  async reactorCursor(name: string): Promise<{ logId: string; seq: number } | undefined> {
+    const bytes = await sublevelOf(this.#db, 'reactors').get(name);
+    if (bytes === undefined) return undefined;
+    const parsed = cursorShape.safeParse(this.#decode(bytes));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async saveReactorCursor(name: string, cursor: { logId: string; seq: number }): Promise<void> {
+    await sublevelOf(this.#db, 'reactors').put(name, this.#packr.pack(cursor));
   }
 
   /** One projection's part of the store, at its current generation. */

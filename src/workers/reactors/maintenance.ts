@@ -23,6 +23,7 @@ export function maintenanceReactor(options: MaintenanceOptions = {}): Reactor {
   let triedAt = Number.NEGATIVE_INFINITY;
   return {
     name: 'maintenance',
+    reads: ['memories'],
     async react(ctx): Promise<Envelope[]> {
       const now = ctx.clock.now();
       const last = (await ctx.runner.rowsOf('memories').get('maintained')) as { at: string } | undefined;

@@ -21,6 +21,7 @@ export function skillsInventoryReactor(options: SkillsInventoryOptions = {}): Re
   const scanned = new Map<string, { sessions: number; at: number }>();
   return {
     name: 'skills-inventory',
+    reads: ['stats'],
     async react(ctx: ReactorContext): Promise<Envelope[]> {
       const now = ctx.clock.now();
       const events: Envelope[] = [];
