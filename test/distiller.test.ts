@@ -138,8 +138,11 @@ describe('the distiller', () => {
     expect(index).toContain('fixed-refunds.md');
     expect(parseMemoryFile(readFileSync(join(t.h.roots.claude, dir, 'install-with-pnpm.md'), 'utf8'), 'x.md')).toMatchObject({ status: 'provisional' });
 
+    const trace = () => JSON.parse(readFileSync(join(t.h.roots.views, 'trace', '-home-dev-src-payments.json'), 'utf8')) as { line: string; sessions: Array<{ session: string; distilled: boolean }> };
+    expect(trace().sessions.map((s) => [s.session, s.distilled])).toEqual([['live', false], ['tiny', false], ['ended', true]]);
     clock.advance(2 * 3600_000);
     await t.round();
+    expect(trace().line).toContain('distilled ✓');
     expect(llm.calls).toHaveLength(2);
     expect((await typesOf(t.h)).slice(3)).toEqual(['DistillRequested:live', 'DistillCompleted:live']);
     // The second session said the same candidate: it is corroborated.

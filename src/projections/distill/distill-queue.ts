@@ -68,7 +68,8 @@ export const distillQueueProjector = defineProjector<Row>({
     switch (event.type) {
       case 'SessionEnded': {
         if (!before) return [];
-        return withPending(state, { ...before, ended: true, transcriptPath: event.data.transcriptPath ?? before.transcriptPath });
+        // The end is part of what a distillation covers; ended after one already ran, it is a trivial rest.
+        return withPending(state, { ...before, ended: true, lastSeq: event.seq, lastAt: event.ts, transcriptPath: event.data.transcriptPath ?? before.transcriptPath });
       }
       case 'DistillSkipped':
       case 'DistillCompleted': {
