@@ -194,6 +194,28 @@ describe('LlmRunner', () => {
     expect(calls(h)).toBe(1);
   });
 
+  it('starts the next run only once an aborted one\'s process group is gone', async () => {
+    const h = fakeHome({ FAKE_LLM_IGNORE_TERM: '1' });
+    const answers = h.file('answers.json');
+    writeFileSync(answers, JSON.stringify({ 'first run': { mode: 'hang' } }));
+    h.env.FAKE_LLM_ANSWERS = answers;
+    // exec: the fake itself leads the group (a shell leader dying of SIGTERM would end it early).
+    h.env.ENGRAM_LLM_CMD = `exec ${fakeCmd}`;
+    const runner = new LlmRunner({ env: h.env, killGraceMs: 1_000 });
+    const controller = new AbortController();
+    const first = runner.run('first run', { signal: controller.signal });
+    const second = runner.run('second run');
+    expect(await waitUntil(() => existsSync(h.file('pids')), 20_000)).toBe(true);
+    const abortedAt = Date.now();
+    controller.abort();
+    expect(await first).toMatchObject({ reason: 'aborted' });
+    expect(await second).toMatchObject({ reason: 'ok' });
+    const starts = readFileSync(h.file('log'), 'utf8').trim().split('\n').filter((line) => line.startsWith('start'));
+    expect(starts).toHaveLength(2);
+    // The hanging group ignores SIGTERM, so it lives until SIGKILL, a grace after the abort.
+    expect(Number(starts[1]!.split(' ')[2])).toBeGreaterThanOrEqual(abortedAt + 900);
+  });
+
   it('times a run from its start, not from when it was queued', async () => {
     const h = fakeHome({ FAKE_LLM_DELAY_MS: '400' });
     const runner = new LlmRunner({ env: h.env, timeoutMs: 2_500 });

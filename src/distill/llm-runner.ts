@@ -29,19 +29,32 @@ export class LlmRunner {
 
   /**
    * Queues one run and resolves with its result; never rejects. `signal` aborts it: still
-   * waiting, it is taken out of the queue and never started; running, its process group is
-   * stopped. Either way the result's reason is `aborted`.
+   * waiting, it resolves at once and is never started; running, its process group is stopped and
+   * it resolves once the group is gone. Either way the result's reason is `aborted`.
    */
-  async run(prompt: string, options: { signal?: AbortSignal } = {}): Promise<LlmRunResult> {
+  run(prompt: string, options: { signal?: AbortSignal } = {}): Promise<LlmRunResult> {
     const signal = options.signal;
-    const runOptions: RunLlmOptions = { ...this.#options, ...(signal ? { signal } : {}) };
-    try {
-      return await this.#queue.add(() => runLlm(prompt, runOptions), signal ? { signal } : {});
-    } catch (err) {
-      // runLlm never rejects: only the queue does, for a run aborted while it waited.
-      if (signal?.aborted) return { ok: false, reason: 'aborted', stdout: '', stderr: '', exitCode: null, command: llmCommand(this.#options.env ?? process.env).label };
-      throw err;
-    }
+    const aborted: LlmRunResult = { ok: false, reason: 'aborted', stdout: '', stderr: '', exitCode: null, command: llmCommand(this.#options.env ?? process.env).label };
+    if (signal?.aborted) return Promise.resolve(aborted);
+    let started = false;
+    // Not p-queue's own `signal`: it frees the slot the moment the signal fires, and the next run
+    // would start while this one's process group is still being stopped.
+    const task = this.#queue.add(() => {
+      started = true;
+      return runLlm(prompt, { ...this.#options, ...(signal ? { signal } : {}) });
+    });
+    if (!signal) return task;
+    return new Promise((resolve) => {
+      // Still waiting: answer now; when its turn comes, runLlm sees the signal and starts nothing.
+      const onAbort = () => {
+        if (!started) resolve(aborted);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void task.then((result) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      });
+    });
   }
 
   /** Runs waiting to start. */
