@@ -63,10 +63,10 @@ export interface LlmRunResult {
   command: 'claude' | 'ENGRAM_LLM_CMD';
 }
 
-/** The command a run starts under `env`: `ENGRAM_LLM_CMD` through `sh -c` when set, else claude. */
+/** The command a run starts under `env`: `ENGRAM_LLM_CMD` through `/bin/sh -c` when set, else claude. */
 export function llmCommand(env: NodeJS.ProcessEnv): { label: LlmRunResult['command']; argv: readonly string[] } {
   const custom = env.ENGRAM_LLM_CMD?.trim();
-  return custom ? { label: 'ENGRAM_LLM_CMD', argv: ['sh', '-c', custom] } : { label: 'claude', argv: DEFAULT_LLM_COMMAND };
+  return custom ? { label: 'ENGRAM_LLM_CMD', argv: ['/bin/sh', '-c', custom] } : { label: 'claude', argv: DEFAULT_LLM_COMMAND };
 }
 
 export const RUN_LLM_DEFAULTS = { timeoutMs: 120_000, killGraceMs: 2_000, maxStdoutBytes: 1_000_000 } as const;
