@@ -183,6 +183,16 @@ describe('parseDistillAnswer on crafted output', () => {
     ]);
   });
 
+  it('takes a graph with entities only, and leaves out a graph with nothing left', () => {
+    const answer = {
+      episode: { ...episode, graph: { entities: [{ name: 'vite', type: 'tool' }] } },
+      candidates: [candidate({ graph: { entities: [{ name: 'x', type: 'planet' }] } })],
+    };
+    const result = ok(parseDistillAnswer(claudeSays(JSON.stringify(answer))));
+    expect(result.answer.episode.graph).toEqual({ entities: [{ name: 'vite', type: 'tool' }], relations: [] });
+    expect(result.answer.candidates[0]).not.toHaveProperty('graph');
+  });
+
   it('caps every text and redacts secrets, noting both', () => {
     const long = 'word '.repeat(5000);
     const result = ok(

@@ -17,14 +17,16 @@ import { sanitiseAnswer } from './sanitise-answer.js';
  * - `unknown-type`: a candidate's type is none of user, feedback, project, reference, value, insight.
  * - `unsafe-episode`: nothing of the episode's name or body survived the injection filter.
  */
-export type DistillFailureReason =
-  | 'output-not-json'
-  | 'output-wrong-shape'
-  | 'llm-error'
-  | 'not-json'
-  | 'wrong-shape'
-  | 'unknown-type'
-  | 'unsafe-episode';
+export const DISTILL_FAILURE_REASONS = [
+  'output-not-json',
+  'output-wrong-shape',
+  'llm-error',
+  'not-json',
+  'wrong-shape',
+  'unknown-type',
+  'unsafe-episode',
+] as const;
+export type DistillFailureReason = (typeof DISTILL_FAILURE_REASONS)[number];
 
 export type DistillAnswerResult =
   | {

@@ -40,16 +40,13 @@ export interface RunLlmOptions {
   signal?: AbortSignal;
 }
 
-export type LlmRunReason =
-  /** Exited with code 0: `stdout` holds its answer. */
-  | 'ok'
-  /** Exited with another code, or was killed by a signal it was not sent. */
-  | 'exit-nonzero'
-  | 'timeout'
-  | 'aborted'
-  | 'stdout-too-large'
-  /** Could not start: command not found, scratch directory not made, … (`stderr` says). */
-  | 'spawn-failed';
+/**
+ * How a run ended. `ok`: exited with code 0, `stdout` holds its answer. `exit-nonzero`: exited
+ * with another code, or was killed by a signal it was not sent. `spawn-failed`: could not start
+ * (command not found, scratch directory not made, …; `stderr` says).
+ */
+export const LLM_RUN_REASONS = ['ok', 'exit-nonzero', 'timeout', 'aborted', 'stdout-too-large', 'spawn-failed'] as const;
+export type LlmRunReason = (typeof LLM_RUN_REASONS)[number];
 
 export interface LlmRunResult {
   ok: boolean;
