@@ -111,6 +111,21 @@ describe('runLlm', () => {
     expect(calls(h)).toBe(1);
   });
 
+  it('ends when the command has answered, even if something it started left its group holding stdout', async () => {
+    const h = fakeHome();
+    const escaped = h.file('escaped.pid');
+    h.env.ENGRAM_LLM_CMD = `setsid sh -c 'echo $$ > "${escaped}"; exec sleep 60' & ${fakeCmd}`;
+    try {
+      const began = Date.now();
+      const result = await runLlm('x', { env: h.env, timeoutMs: 30_000, killGraceMs: 500 });
+      expect(result).toMatchObject({ ok: true, reason: 'ok' });
+      expect(JSON.parse(result.stdout).type).toBe('result');
+      expect(Date.now() - began).toBeLessThan(15_000);
+    } finally {
+      if (await waitUntil(() => existsSync(escaped), 5_000)) process.kill(Number(readFileSync(escaped, 'utf8')), 'SIGKILL');
+    }
+  });
+
   it('reports a nonzero exit with its stderr, a missing command, and a flood of stdout, without throwing', async () => {
     const h = fakeHome({ FAKE_LLM_MODE: 'exit-nonzero' });
     const failed = await runLlm('x', { env: h.env });

@@ -154,8 +154,17 @@ export function runLlm(prompt: string, options: RunLlmOptions = {}): Promise<Llm
     child.on('error', (err) => {
       spawnError = err;
     });
-    // The leader is done: whatever it left behind in its group holds the pipes open; end it.
-    child.on('exit', () => killGroup('SIGKILL'));
+    // The leader is done: whatever it left behind in its group would hold the pipes open; end it.
+    // Something that left the group (setsid) may hold them still: after a grace, stop reading.
+    child.on('exit', () => {
+      killGroup('SIGKILL');
+      timers.push(
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }, killGraceMs),
+      );
+    });
     child.on('close', (code) => {
       for (const timer of timers) clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
