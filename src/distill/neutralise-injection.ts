@@ -61,15 +61,24 @@ export function neutraliseInjection(input: string): NeutralisedText {
   const unified = input.replace(/\r\n?/g, '\n');
   const visible = unified.replace(INVISIBLE, '');
   if (visible !== unified) found.add('invisible');
+  const lines = visible.split('\n');
+  const removed = lines.map((line) => matchLine(line));
+  // An instruction broken over two lines ("ignore all previous\ninstructions") goes too, both
+  // lines of it.
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (removed[i] || removed[i + 1]) continue;
+    const rule = matchLine(`${lines[i]} ${lines[i + 1]}`);
+    if (rule) removed[i] = removed[i + 1] = rule;
+  }
   const kept: string[] = [];
   let linesRemoved = 0;
-  for (const line of visible.split('\n')) {
-    const rule = matchLine(line);
+  lines.forEach((line, i) => {
+    const rule = removed[i];
     if (rule) {
       found.add(rule);
       linesRemoved++;
     } else kept.push(line);
-  }
+  });
   const text = linesRemoved > 0 ? collapseBlankRuns(kept).join('\n').trim() : visible;
   const order: InjectionRule[] = ['invisible', 'override', 'role-change', 'address-model', 'role-markup', 'tool-markup'];
   return { text, rules: order.filter((rule) => found.has(rule)), linesRemoved };

@@ -67,24 +67,34 @@ export function sanitiseAnswer(raw: RawDistillAnswer): SanitisedAnswer {
 }
 
 /**
- * Neutralised, then redacted, then capped; a name or description (`oneLine`) also becomes a
- * single line, as frontmatter holds it. '' when nothing is left.
+ * Neutralised, then redacted, then capped, until none of them changes it (a cut can make a new
+ * match: "you are nowhere" cut to "you are now…"); a name or description (`oneLine`) becomes a
+ * single line first, so a line break cannot split an instruction. '' when nothing is left.
  */
 function cleanText(raw: string, at: string, cap: number, oneLine: boolean, notes: AnswerNote[]): string {
-  const neutral = neutraliseInjection(raw);
-  if (neutral.rules.length > 0) {
-    const lines = neutral.linesRemoved > 0 ? `; ${neutral.linesRemoved} line${neutral.linesRemoved === 1 ? '' : 's'} removed` : '';
-    notes.push({ code: 'injection-removed', at, detail: `${neutral.rules.join(', ')}${lines}` });
+  let text = oneLine ? raw.replace(/\s+/g, ' ') : raw;
+  const rules = new Set<string>();
+  let linesRemoved = 0;
+  let redacted = false;
+  let truncatedFrom: number | undefined;
+  for (let round = 0; round < 3; round++) {
+    const neutral = neutraliseInjection(text);
+    for (const rule of neutral.rules) rules.add(rule);
+    linesRemoved += neutral.linesRemoved;
+    const trimmed = neutral.text.trim();
+    const safe = redactText(trimmed);
+    if (safe !== trimmed) redacted = true;
+    const capped = safe.length > cap ? `${redactCapped(safe, cap - 1).trimEnd()}…` : safe;
+    if (capped !== safe) truncatedFrom ??= safe.length;
+    if (capped === text) break;
+    text = capped;
   }
-  let text = (oneLine ? neutral.text.replace(/\s+/g, ' ') : neutral.text).trim();
-  const redacted = redactText(text);
-  if (redacted !== text) notes.push({ code: 'redacted', at });
-  text = redacted;
-  if (text.length > cap) {
-    const cut = `${redactCapped(text, cap - 1).trimEnd()}…`;
-    notes.push({ code: 'truncated', at, detail: `${text.length} → ${cut.length} characters` });
-    text = cut;
+  if (rules.size > 0) {
+    const lines = linesRemoved > 0 ? `; ${linesRemoved} line${linesRemoved === 1 ? '' : 's'} removed` : '';
+    notes.push({ code: 'injection-removed', at, detail: `${[...rules].join(', ')}${lines}` });
   }
+  if (redacted) notes.push({ code: 'redacted', at });
+  if (truncatedFrom !== undefined) notes.push({ code: 'truncated', at, detail: `${truncatedFrom} → ${text.length} characters` });
   return text;
 }
 
