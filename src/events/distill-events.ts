@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DESTINATIONS, DistillCandidate, DistillEpisode, MAX_CANDIDATES, type DistillGraph } from '../distill/distill-answer-schema.js';
 import { defineEvent } from './define-event.js';
 
 /**
@@ -10,46 +11,21 @@ import { defineEvent } from './define-event.js';
 
 /** Longest raw answer kept: enough for three candidates and an episode, never a runaway. */
 export const RAW_ANSWER_CAP = 64_000;
-/** Most candidates one answer may carry. */
-export const MAX_CANDIDATES = 3;
-
-export const ENTITY_TYPES = ['file', 'repo', 'tool', 'library', 'service', 'person', 'concept', 'ticket', 'command'] as const;
-export const RELATIONS = ['uses', 'depends_on', 'part_of', 'configures', 'fixed', 'caused', 'contradicts', 'supersedes', 'related_to'] as const;
-export const CANDIDATE_TYPES = ['user', 'feedback', 'project', 'reference', 'value', 'insight'] as const;
-export const DESTINATIONS = ['memory', 'claude_md', 'knowledge', 'skip'] as const;
-
 const short = (max: number) => z.string().check(z.maxLength(max));
-const entityName = z.string().check(z.minLength(1), z.maxLength(200));
 
-export const graphSchema = z.object({
-  entities: z.array(z.object({ name: entityName, type: z.enum(ENTITY_TYPES) })).check(z.maxLength(40)),
-  relations: z.array(z.object({ src: entityName, rel: z.enum(RELATIONS), dst: entityName })).check(z.maxLength(60)),
-});
-
-const memoryText = {
-  name: z.string().check(z.minLength(1), z.maxLength(200)),
-  description: short(1000),
-  body: short(8000),
-  graph: z.optional(graphSchema),
-};
-
-export const candidateSchema = z.object({
-  ...memoryText,
-  type: z.enum(CANDIDATE_TYPES),
-  tier: z.optional(z.enum(['preference', 'procedural', 'fact', 'episodic', 'working', 'idea', 'rule'])),
-  contradicts: z.optional(z.array(short(200)).check(z.maxLength(10))),
-  destination: z.optional(z.enum(DESTINATIONS)),
-});
-
-/** The answer's shape, as the distiller's prompt asks for it and as it is recorded once checked. */
+/**
+ * The answer as recorded: the sanitised shape src/distill/ checks it into (one definition), with
+ * `destination` optional so a recorded answer written before routing existed still reads.
+ */
+export const candidateSchema = z.object({ ...DistillCandidate.shape, destination: z.optional(z.enum(DESTINATIONS)) });
 export const distillAnswerSchema = z.object({
-  episode: z.object(memoryText),
+  episode: DistillEpisode,
   candidates: z.array(candidateSchema).check(z.maxLength(MAX_CANDIDATES)),
 });
 
 export type DistillAnswer = z.infer<typeof distillAnswerSchema>;
-export type DistillCandidate = z.infer<typeof candidateSchema>;
-export type MemoryGraph = z.infer<typeof graphSchema>;
+export type RecordedCandidate = z.infer<typeof candidateSchema>;
+export type MemoryGraph = DistillGraph;
 
 /** Which events of the session a distillation covers: its events up to this seq. */
 const upToSeq = z.int().check(z.positive());
