@@ -19,6 +19,7 @@ import { ProjectionRunner } from './projection-runner.js';
 import { ReactorRunner } from './reactor-runner.js';
 import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
+import { transcriptCaptureReactor } from '../reactors/transcript-capture.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -119,7 +120,7 @@ export class Engine {
         store: write ? store : null,
         paths,
         clock: options.clock,
-        reactors: [skillsInventoryReactor(), maintenanceReactor({ everyMs: options.maintainEveryMs })],
+        reactors: [skillsInventoryReactor(), maintenanceReactor({ everyMs: options.maintainEveryMs }), transcriptCaptureReactor()],
       });
       await reactors.start();
       return new Engine(log, catalog, runner, reactors, store, options);
