@@ -1,0 +1,103 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contentHash } from '../src/content-hash.js';
+import { defaultCatalog } from '../src/events/default-catalog.js';
+import type { Envelope, StoredEnvelope } from '../src/events/envelope.js';
+import { resolvePaths } from '../src/paths.js';
+import type { ReactorContext } from '../src/workers/engine/reactor.js';
+import { ReactorRunner } from '../src/workers/engine/reactor-runner.js';
+import { transcriptCaptureReactor } from '../src/workers/reactors/transcript-capture.js';
+import { harnessClock, projectionHarness, type Harness } from './support/projection-harness.js';
+import { repoRoot } from './support/temp-home.js';
+
+const SESSION = '7f3c2a10-5b8e-4d1a-9c6f-2e8b4a1d0c33';
+const PROJECT = '/home/dev/src/payments-api';
+const root = mkdtempSync(join(tmpdir(), 'engram-capture-reactor-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+let seq = 0;
+function event(type: string, schemaVersion: number, session: string, ts: string, data: unknown): Envelope {
+  return { id: `evt-${String(++seq).padStart(6, '0')}-test`, type, schemaVersion, ts, session, project: PROJECT, data };
+}
+
+async function readAll(h: Harness): Promise<StoredEnvelope[]> {
+  const all: StoredEnvelope[] = [];
+  for await (const batch of h.log.read()) all.push(...batch);
+  return all;
+}
+
+function lanes(h: Harness, runner: Awaited<ReturnType<Harness['runner']>>) {
+  return new ReactorRunner({
+    log: h.log, catalog: defaultCatalog(), runner, store: h.store, clock: harnessClock,
+    paths: resolvePaths({ ENGRAM_HOME: join(h.dir, 'home'), CLAUDE_CONFIG_DIR: h.roots.claude }),
+    reactors: [transcriptCaptureReactor()],
+  });
+}
+
+describe('the transcript-capture reactor', () => {
+  it('records one capture per ended session, ending with the Stop answer the file lacks, and stores it once however often it runs', async () => {
+    const h = await projectionHarness(join(root, String(++n)));
+    const projects = join(h.roots.claude, 'projects', '-home-dev-src-payments-api');
+    cpSync(join(repoRoot, 'fixtures', 'transcripts'), projects, { recursive: true });
+    const transcriptPath = join(projects, `${SESSION}.jsonl`);
+    const answer = 'All 15 webhook tests pass, and the CHANGELOG says why retries back off now.';
+    await h.log.append([
+      event('SessionStarted', 1, SESSION, '2026-11-03T14:02:00.000Z', { source: 'startup', transcriptPath }),
+      event('PromptSubmitted', 2, SESSION, '2026-11-03T14:02:03.000Z', { prompt: 'Webhook retries time out', chars: 24, truncated: false }),
+      // A Stop of the old schemaVersion: no answer kept, upcast to ''.
+      event('TurnStopped', 1, SESSION, '2026-11-03T14:02:50.000Z', { stopHookActive: false, answerChars: 120 }),
+      event('TurnStopped', 2, SESSION, '2026-11-03T14:07:10.000Z', { stopHookActive: false, answerChars: answer.length, answer }),
+      event('SessionEnded', 1, SESSION, '2026-11-03T14:07:20.000Z', { reason: 'prompt_input_exit', transcriptPath }),
+      // No transcript path: nothing to read, nothing recorded.
+      event('SessionEnded', 1, 'other-no-path', '2026-11-03T15:00:00.000Z', { reason: 'other' }),
+      // A data shape no schema accepts: passed over, never the end of the round.
+      event('SessionEnded', 1, 'other-bad', '2026-11-03T15:00:01.000Z', { reason: 42 }),
+      event('SessionEnded', 1, 'other-gone', '2026-11-03T15:00:02.000Z', { reason: 'logout', transcriptPath: join(projects, 'gone.jsonl') }),
+    ]);
+    const ended = (await readAll(h)).find((e) => e.type === 'SessionEnded' && e.session === SESSION)!;
+    const runner = await h.runner();
+    await runner.catchUp();
+    const first = lanes(h, runner);
+    await first.start();
+    expect(await first.round()).toBe(2);
+    const captures = (await readAll(h)).filter((e) => e.type === 'TranscriptCaptured');
+    expect(captures.map((e) => [e.session, e.id])).toEqual([
+      [SESSION, `transcript:${contentHash(`${SESSION}\n${ended.id}`)}`],
+      ['other-gone', expect.stringMatching(/^transcript:/)],
+    ]);
+    const data = defaultCatalog().readStored(captures[0]!).data as Record<string, any>;
+    expect(data).toMatchObject({ transcriptPath, missing: false, lagging: true, cut: false, counts: { userTurns: 3, assistantTurns: 4, compactions: 1 } });
+    expect(data.excerpt.endsWith(`All 14 webhook tests pass.\n\n${answer}`)).toBe(true);
+    expect(JSON.stringify(data)).not.toContain('sk_live_');
+    expect(defaultCatalog().readStored(captures[1]!).data).toMatchObject({ missing: true, excerpt: '', notes: ['no transcript at the path'] });
+
+    // A crash before the cursor was saved: the same round again appends nothing new.
+    const head = h.log.head;
+    const again = await transcriptCaptureReactor().react({
+      log: h.log, from: 1, to: head, clock: harnessClock, signal: new AbortController().signal,
+    } as ReactorContext);
+    expect(again.map((e) => e.id)).toEqual(captures.map((e) => e.id));
+    const stored = await h.log.append(again);
+    expect(stored).toMatchObject({ appended: [], duplicates: captures.map((e) => e.id) });
+    expect(h.log.head).toBe(head);
+
+    // A restarted worker resumes from its cursor: nothing is read twice.
+    const restarted = lanes(h, runner);
+    await restarted.start();
+    expect(await restarted.round()).toBe(0);
+    await h.close();
+  });
+
+  it('gives up a round when the worker stops, and does it again next time', async () => {
+    const h = await projectionHarness(join(root, String(++n)));
+    await h.log.append([event('SessionEnded', 1, SESSION, '2026-11-03T14:07:20.000Z', { reason: 'other', transcriptPath: join(repoRoot, 'fixtures', 'transcripts', `${SESSION}.jsonl`) })]);
+    const stop = new AbortController();
+    stop.abort(new Error('the worker is stopping'));
+    const run = transcriptCaptureReactor().react({ log: h.log, from: 1, to: h.log.head, clock: harnessClock, signal: stop.signal } as ReactorContext);
+    await expect(run).rejects.toThrow('the worker is stopping');
+    await h.close();
+  });
+});
