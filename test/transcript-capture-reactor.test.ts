@@ -10,10 +10,11 @@ import type { ReactorContext } from '../src/workers/engine/reactor.js';
 import { ReactorRunner } from '../src/workers/engine/reactor-runner.js';
 import { transcriptCaptureReactor } from '../src/workers/reactors/transcript-capture.js';
 import { harnessClock, projectionHarness, type Harness } from './support/projection-harness.js';
-import { repoRoot } from './support/temp-home.js';
+import { drain, dumpLog, repoRoot, runHook, useTempHomes } from './support/temp-home.js';
 
 const SESSION = '7f3c2a10-5b8e-4d1a-9c6f-2e8b4a1d0c33';
 const PROJECT = '/home/dev/src/payments-api';
+const home = useTempHomes();
 const root = mkdtempSync(join(tmpdir(), 'engram-capture-reactor-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
@@ -27,6 +28,16 @@ async function readAll(h: Harness): Promise<StoredEnvelope[]> {
   const all: StoredEnvelope[] = [];
   for await (const batch of h.log.read()) all.push(...batch);
   return all;
+}
+
+/** What the reactor runner hands a round, without the runner: a round run by hand. */
+async function directContext(h: Harness, from: number, signal: AbortSignal): Promise<ReactorContext> {
+  return {
+    runner: await h.runner(), log: h.log, from, to: h.log.head, clock: harnessClock, signal,
+    paths: resolvePaths({ ENGRAM_HOME: join(h.dir, 'home'), CLAUDE_CONFIG_DIR: h.roots.claude }),
+    newId: () => 'never-used-here',
+    record: async () => 0,
+  };
 }
 
 function lanes(h: Harness, runner: Awaited<ReturnType<Harness['runner']>>) {
@@ -76,9 +87,7 @@ describe('the transcript-capture reactor', () => {
 
     // A crash before the cursor was saved: the same round again appends nothing new.
     const head = h.log.head;
-    const again = await transcriptCaptureReactor().react({
-      log: h.log, from: 1, to: head, clock: harnessClock, signal: new AbortController().signal,
-    } as ReactorContext);
+    const again = await transcriptCaptureReactor().react(await directContext(h, 1, new AbortController().signal));
     expect(again.map((e) => e.id)).toEqual(captures.map((e) => e.id));
     const stored = await h.log.append(again);
     expect(stored).toMatchObject({ appended: [], duplicates: captures.map((e) => e.id) });
@@ -96,8 +105,32 @@ describe('the transcript-capture reactor', () => {
     await h.log.append([event('SessionEnded', 1, SESSION, '2026-11-03T14:07:20.000Z', { reason: 'other', transcriptPath: join(repoRoot, 'fixtures', 'transcripts', `${SESSION}.jsonl`) })]);
     const stop = new AbortController();
     stop.abort(new Error('the worker is stopping'));
-    const run = transcriptCaptureReactor().react({ log: h.log, from: 1, to: h.log.head, clock: harnessClock, signal: stop.signal } as ReactorContext);
+    const run = transcriptCaptureReactor().react(await directContext(h, 1, stop.signal));
     await expect(run).rejects.toThrow('the worker is stopping');
     await h.close();
+  });
+
+  it('runs in the worker: hooks of a session, its transcript in the Claude config, one capture after a drain', async () => {
+    const h = home();
+    const projects = join(h.paths.claude, 'projects', '-home-dev-src-payments-api');
+    cpSync(join(repoRoot, 'fixtures', 'transcripts'), projects, { recursive: true });
+    const transcriptPath = join(projects, `${SESSION}.jsonl`);
+    const input = { session_id: SESSION, transcript_path: transcriptPath, cwd: PROJECT };
+    const answer = 'Added `retry-backoff.test.ts` (fake timers, checks the 1/2/4/8 s delays and the 5-attempt cap) and a CHANGELOG line under Unreleased. All 14 webhook tests pass.';
+    for (const [hook, payload] of [
+      ['SessionStart', { hook_event_name: 'SessionStart', source: 'startup' }],
+      ['UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', prompt: 'Webhook retries time out after 30s in staging.' }],
+      ['Stop', { hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: answer }],
+      ['SessionEnd', { hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' }],
+    ] as const) {
+      expect(await runHook(hook, { ...input, ...payload }, h.env)).toMatchObject({ code: 0, stdout: '' });
+    }
+    await drain(h.env);
+    await drain(h.env);
+    const captures = (await dumpLog(h.env)).filter((e) => e.type === 'TranscriptCaptured');
+    expect(captures).toHaveLength(1);
+    // The transcript already ends with the hook's answer: it is not added twice.
+    expect(captures[0]).toMatchObject({ session: SESSION, project: PROJECT, data: { transcriptPath, missing: false, lagging: false } });
+    expect(captures[0]!.data.excerpt.split('All 14 webhook tests pass.').length).toBe(2);
   });
 });
