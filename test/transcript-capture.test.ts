@@ -56,6 +56,7 @@ describe('the transcript capture', () => {
       'Use fake timers', // thinking
       'time out in staging"', // summary line
       'Caveat:', // isMeta
+      'API Error: 529', // Claude Code's synthetic stand-in for a failed answer
       'hook_progress', // progress
       'trackedFileBackups', // file-history-snapshot
       'and update the changelog', // queue-operation (a type the reader does not know)
@@ -79,7 +80,7 @@ describe('the transcript capture', () => {
       missing: false,
       lagging: false,
       counts: {
-        lines: 30, userTurns: 3, assistantTurns: 4, compactions: 1, sidechainTurns: 2,
+        lines: 31, userTurns: 3, assistantTurns: 4, compactions: 1, sidechainTurns: 2,
         subagentFiles: 1, subagentTurns: 2, skippedLines: 2, chars: expect.any(Number),
       },
     });
@@ -95,7 +96,8 @@ describe('the transcript capture', () => {
   });
 
   it('keeps the first 4,000 and the last 26,000 characters, and says how many were left out between', async () => {
-    for (const turns of [70, 2_000]) {
+    // 60 turns (about 35,000 characters) are cut after redacting the whole; 2,000 in a window.
+    for (const turns of [60, 2_000]) {
       const dir = scratch();
       const lines: string[] = [];
       const sections: string[] = [];
@@ -150,6 +152,11 @@ describe('the transcript capture', () => {
     expect(caughtUp.lagging).toBe(false);
     expect(caughtUp.excerpt.split('Renamed `--fast`').length).toBe(2);
 
+    // The hook sends the final message's text; the file has it a block per line.
+    writeFileSync(path, [...early, line('assistant', [{ type: 'text', text: 'Renamed the flag.' }], '2026-11-03T10:00:58.000Z'), line('assistant', [{ type: 'text', text: finalAnswer.text }], '2026-11-03T10:00:59.000Z')].join('\n') + '\n');
+    expect((await captureTranscript(path, { finalAnswer: { ...finalAnswer, text: `Renamed the flag.\n\n${finalAnswer.text}` } })).lagging).toBe(false);
+    expect((await captureTranscript(path, { finalAnswer })).lagging).toBe(false);
+
     // A later answer in the file than the hook's copy: the file is ahead, not behind.
     writeFileSync(path, [...early, line('assistant', [{ type: 'text', text: 'And updated the docs.' }], '2026-11-03T10:02:00.000Z')].join('\n') + '\n');
     expect((await captureTranscript(path, { finalAnswer })).lagging).toBe(false);
@@ -195,7 +202,7 @@ describe('the transcript capture', () => {
     ]);
   });
 
-  it('streams a transcript of tens of megabytes in bounded memory', async () => {
+  it('streams a transcript of tens of megabytes, bulky tool results and all (memory: see the bench row)', async () => {
     const dir = scratch();
     const path = join(dir, 'big.jsonl');
     const bulk = 'y'.repeat(64 * 1024);

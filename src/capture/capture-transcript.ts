@@ -30,6 +30,8 @@ export interface CaptureOptions extends ReadTranscriptOptions {
 
 export type TranscriptCapture = EventData<typeof TranscriptCaptured>;
 
+const ANSWER_WINDOW = 40_000;
+
 const SECTION = {
   user: '[user]',
   assistant: '[assistant]',
@@ -46,7 +48,7 @@ const SECTION = {
 export async function captureTranscript(path: string, options: CaptureOptions = {}): Promise<TranscriptCapture> {
   const window = new ExcerptWindow(options.head, options.tail);
   let section: string | undefined;
-  let lastAnswer: { text: string; at: string | undefined } | undefined;
+  let lastAnswer: { text: string; at: string | undefined; closed: boolean } | undefined;
   const say = (heading: string, text: string) => {
     // Consecutive lines of one speaker (an answer is written a block per line) share a heading.
     if (heading !== section || heading === SECTION.summary) window.append(`${window.chars > 0 ? '\n\n' : ''}${heading}\n${text}`);
@@ -61,7 +63,13 @@ export async function captureTranscript(path: string, options: CaptureOptions = 
     }
     if (part.compactSummary) say(SECTION.summary, part.text);
     else say(SECTION[part.role], part.text);
-    if (part.role === 'assistant') lastAnswer = { text: part.text, at: part.at };
+    // The last answer is the assistant text since the user last said something (its last
+    // ANSWER_WINDOW characters: a long autonomous run must not grow it without bound).
+    if (part.role === 'assistant') {
+      const text = lastAnswer && !lastAnswer.closed ? `${lastAnswer.text}\n\n${part.text}` : part.text;
+      lastAnswer = { text: text.length > ANSWER_WINDOW ? text.slice(-ANSWER_WINDOW) : text, at: part.at, closed: false };
+    }
+    else if (lastAnswer) lastAnswer.closed = true;
   };
 
   const notes: string[] = [];
@@ -120,11 +128,15 @@ function endWithFinalAnswer(
   return true;
 }
 
-/** The hook's copy is redacted and capped, the transcript's raw: compare where both agree. */
+/**
+ * Whether the hook's answer is the transcript's last one. The hook's copy is redacted and capped,
+ * and may be only the answer's last text block; the transcript's is raw, every block: look for the
+ * start of the hook's copy in either end of the transcript's, redacted.
+ */
 function sameAnswer(transcript: string, hook: string): boolean {
-  const a = redactText(transcript.trim().slice(0, 200)).slice(0, 100);
-  const b = hook.trim().slice(0, 100);
-  return a === b;
+  const head = hook.trim().slice(0, 100);
+  const ends = transcript.length <= 20_000 ? [transcript] : [transcript.slice(0, 20_000), transcript.slice(-20_000)];
+  return ends.some((end) => redactText(end).includes(head));
 }
 
 async function readSubagents(

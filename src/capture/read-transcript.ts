@@ -95,6 +95,8 @@ export async function readTranscript(
       const compactSummary = type === 'user' && (line.data.isCompactSummary === true || afterBoundary);
       if (type === 'user') afterBoundary = false;
       if (line.data.isMeta === true && !compactSummary) continue;
+      // Not the model's words: Claude Code's own stand-ins for an answer that failed.
+      if (type === 'assistant' && (line.data.isApiErrorMessage === true || message.data.model === '<synthetic>')) continue;
       const text = messageText(message.data);
       if (text.trim() === '') continue;
       if (line.data.isSidechain === true) {

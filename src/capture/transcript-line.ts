@@ -14,6 +14,8 @@ const block = z.looseObject({
 
 export const transcriptMessage = z.looseObject({
   role: z.optional(z.string()),
+  /** `<synthetic>` on lines Claude Code made up itself (an interrupted or failed answer). */
+  model: z.optional(z.string()),
   content: z.union([z.string(), z.array(block)]),
 });
 
@@ -29,6 +31,8 @@ export const transcriptLine = z.looseObject({
   isMeta: z.optional(z.boolean()),
   /** The user line after a compaction boundary, holding the summary of what came before. */
   isCompactSummary: z.optional(z.boolean()),
+  /** An assistant line Claude Code wrote itself for a failed API call ("API Error: …"). */
+  isApiErrorMessage: z.optional(z.boolean()),
   /** On `system` lines: compact_boundary, api_error, local_command, stop_hook_summary … */
   subtype: z.optional(z.string()),
   message: z.optional(z.unknown()),
