@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { ReactorContext } from '../src/workers/engine/reactor.js';
 import { ReactorRunner } from '../src/workers/engine/reactor-runner.js';
 import { transcriptCaptureReactor } from '../src/workers/reactors/transcript-capture.js';
 import { harnessClock, projectionHarness, type Harness } from './support/projection-harness.js';
+import { secretCasePerShape } from './redaction-corpus.js';
 import { drain, dumpLog, repoRoot, runHook, useTempHomes } from './support/temp-home.js';
 
 const SESSION = '7f3c2a10-5b8e-4d1a-9c6f-2e8b4a1d0c33';
@@ -132,5 +133,38 @@ describe('the transcript-capture reactor', () => {
     // The transcript already ends with the hook's answer: it is not added twice.
     expect(captures[0]).toMatchObject({ session: SESSION, project: PROJECT, data: { transcriptPath, missing: false, lagging: false } });
     expect(captures[0]!.data.excerpt.split('All 14 webhook tests pass.').length).toBe(2);
+  });
+
+  it('keeps every secret shape of the redaction corpus out of the Stop answer and the capture', async () => {
+    const h = home();
+    const dir = join(h.paths.claude, 'projects', '-home-dev-src-app');
+    mkdirSync(dir, { recursive: true });
+    const transcriptPath = join(dir, 'secrets.jsonl');
+    const lines = secretCasePerShape.flatMap((c, i) => {
+      const at = new Date(Date.UTC(2026, 10, 3, 10, 0, i)).toISOString();
+      const common = { isSidechain: false, userType: 'external', cwd: '/home/dev/src/app', sessionId: 'secrets', version: '2.0.14', gitBranch: 'main', timestamp: at };
+      return [
+        JSON.stringify({ ...common, type: 'user', uuid: `u${i}`, message: { role: 'user', content: `case ${i}: ${c.text}` } }),
+        JSON.stringify({ ...common, type: 'assistant', uuid: `a${i}`, message: { role: 'assistant', content: [{ type: 'text', text: `noted ${i}: ${c.text}` }] } }),
+      ];
+    });
+    writeFileSync(transcriptPath, lines.join('\n') + '\n');
+    const input = { session_id: 'secrets', transcript_path: transcriptPath, cwd: '/home/dev/src/app' };
+    // The last answer, with every secret in it, as the Stop hook gets it; later than the file's.
+    const answer = secretCasePerShape.map((c) => c.text).join('\n');
+    expect((await runHook('Stop', { ...input, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: answer }, h.env)).code).toBe(0);
+    expect((await runHook('SessionEnd', { ...input, hook_event_name: 'SessionEnd', reason: 'other' }, h.env)).code).toBe(0);
+    await drain(h.env);
+    const log = await dumpLog(h.env);
+    const capture = log.find((e) => e.type === 'TranscriptCaptured');
+    expect(capture?.data.counts).toMatchObject({ userTurns: secretCasePerShape.length, assistantTurns: secretCasePerShape.length });
+    const stored = JSON.stringify(log);
+    expect(stored).toContain('[REDACTED:');
+    for (const c of secretCasePerShape) {
+      for (const secret of c.secrets) {
+        const width = Math.min(16, secret.length);
+        for (let i = 0; i + width <= secret.length; i++) expect(stored.includes(secret.slice(i, i + width)), `${c.name}: ${secret.slice(i, i + width)}`).toBe(false);
+      }
+    }
   });
 });
