@@ -101,6 +101,27 @@ describe('the transcript-capture reactor', () => {
     await h.close();
   });
 
+  it('finds the Stop answer of an earlier round, reading back only when a session ended', async () => {
+    const h = await projectionHarness(join(root, String(++n)));
+    const dir = join(h.dir, 'projects');
+    mkdirSync(dir, { recursive: true });
+    const transcriptPath = join(dir, 's-late.jsonl');
+    writeFileSync(transcriptPath, JSON.stringify({ type: 'user', sessionId: 's-late', timestamp: '2026-11-03T10:00:00.000Z', message: { role: 'user', content: 'bump the version' } }) + '\n');
+    const reads: Array<[number, number]> = [];
+    const log = new Proxy(h.log, {
+      get: (target, key) => (key === 'read' ? (o: { from: number; to: number }) => (reads.push([o.from, o.to]), target.read(o)) : Reflect.get(target, key, target)),
+    });
+    const round = async (from: number) => transcriptCaptureReactor().react({ ...(await directContext(h, from, new AbortController().signal)), log, to: h.log.head });
+    await h.log.append([event('TurnStopped', 2, 's-late', '2026-11-03T10:00:09.000Z', { stopHookActive: false, answerChars: 21, answer: 'Bumped to 2.4.0. Done.' })]);
+    expect(await round(1)).toEqual([]);
+    expect(reads).toEqual([[1, 1]]);
+    await h.log.append([event('SessionEnded', 1, 's-late', '2026-11-03T10:00:10.000Z', { reason: 'other', transcriptPath })]);
+    const [capture] = await round(2);
+    expect(reads).toEqual([[1, 1], [2, 2], [1, 2]]);
+    expect(capture).toMatchObject({ session: 's-late', data: { lagging: true, excerpt: '[user]\nbump the version\n\n[assistant]\nBumped to 2.4.0. Done.' } });
+    await h.close();
+  });
+
   it('gives up a round when the worker stops, and does it again next time', async () => {
     const h = await projectionHarness(join(root, String(++n)));
     await h.log.append([event('SessionEnded', 1, SESSION, '2026-11-03T14:07:20.000Z', { reason: 'other', transcriptPath: join(repoRoot, 'fixtures', 'transcripts', `${SESSION}.jsonl`) })]);

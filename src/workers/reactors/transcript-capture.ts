@@ -6,6 +6,7 @@ import type { Envelope, StoredEnvelope } from '../../events/envelope.js';
 import { SessionEnded, TurnStopped } from '../../events/hook-events.js';
 import { TranscriptCaptured } from '../../events/transcript-events.js';
 import type { EventData } from '../../events/define-event.js';
+import type { EventLog } from '../../log/event-log.js';
 import type { Reactor } from '../engine/reactor.js';
 
 export interface TranscriptCaptureOptions extends Pick<CaptureOptions, 'head' | 'tail' | 'maxLineBytes'> {
@@ -28,6 +29,8 @@ export function transcriptCaptureReactor(options: TranscriptCaptureOptions = {})
   return {
     name: 'transcript-capture',
     async react(ctx): Promise<Envelope[]> {
+      // Most rounds hold no SessionEnded: those read only their own events, never the lookback.
+      if (!(await anySessionEnded(ctx.log, ctx.from, ctx.to))) return [];
       const answers = new Map<string, FinalAnswer>();
       const out: Envelope[] = [];
       for await (const batch of ctx.log.read({ from: Math.max(1, ctx.from - lookback), to: ctx.to })) {
@@ -45,6 +48,7 @@ export function transcriptCaptureReactor(options: TranscriptCaptureOptions = {})
               signal: ctx.signal,
             });
             out.push(transcriptCaptured(event, data, ctx.clock.now().toISOString()));
+            answers.delete(event.session);
           }
         }
       }
@@ -60,6 +64,14 @@ export function transcriptCaptureReactor(options: TranscriptCaptureOptions = {})
       return undefined;
     }
   }
+}
+
+async function anySessionEnded(log: EventLog, from: number, to: number): Promise<boolean> {
+  if (from > to) return false;
+  for await (const batch of log.read({ from, to })) {
+    if (batch.some((event) => event.type === SessionEnded.type)) return true;
+  }
+  return false;
 }
 
 /** The capture of one SessionEnded: its id is the same however many times it is made. */
