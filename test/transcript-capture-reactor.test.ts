@@ -8,7 +8,9 @@ import type { Envelope, StoredEnvelope } from '../src/events/envelope.js';
 import { resolvePaths } from '../src/paths.js';
 import type { ReactorContext } from '../src/workers/engine/reactor.js';
 import { ReactorRunner } from '../src/workers/engine/reactor-runner.js';
+import type { DistillerDeps } from '../src/workers/reactors/distiller.js';
 import { transcriptCaptureReactor } from '../src/workers/reactors/transcript-capture.js';
+import { captureTranscript } from '../src/capture/capture-transcript.js';
 import { harnessClock, projectionHarness, type Harness } from './support/projection-harness.js';
 import { secretCasePerShape } from './redaction-corpus.js';
 import { drain, dumpLog, repoRoot, runHook, useTempHomes } from './support/temp-home.js';
@@ -120,6 +122,13 @@ describe('the transcript-capture reactor', () => {
     expect(reads).toEqual([[1, 1], [2, 2], [1, 2]]);
     expect(capture).toMatchObject({ session: 's-late', data: { lagging: true, excerpt: '[user]\nbump the version\n\n[assistant]\nBumped to 2.4.0. Done.' } });
     await h.close();
+  });
+
+  it('fits the distiller\'s transcript reader as it is', async () => {
+    const capture: DistillerDeps['capture'] = (path) => captureTranscript(path);
+    const fixture = await capture(join(repoRoot, 'fixtures', 'transcripts', `${SESSION}.jsonl`), SESSION);
+    expect(fixture.excerpt).toContain('[REDACTED:stripe-key]');
+    expect(await capture(undefined, 'no-path')).toMatchObject({ excerpt: '', notes: ['no transcript path'] });
   });
 
   it('gives up a round when the worker stops, and does it again next time', async () => {

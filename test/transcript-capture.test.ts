@@ -173,6 +173,8 @@ describe('the transcript capture', () => {
     expect(missing).toMatchObject({ missing: true, lagging: true, excerpt: '[assistant]\nDone.', counts: { lines: 0, skippedLines: 0 } });
     expect(missing.notes[0]).toBe('no transcript at the path');
 
+    expect(await captureTranscript(undefined)).toMatchObject({ transcriptPath: '', missing: true, excerpt: '', notes: ['no transcript path'] });
+
     mkdirSync(join(dir, 'adir.jsonl'));
     const directory = await captureTranscript(join(dir, 'adir.jsonl'));
     expect(directory).toMatchObject({ missing: true, excerpt: '' });

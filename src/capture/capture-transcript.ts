@@ -43,9 +43,10 @@ const SECTION = {
  * Reads a session's transcript into what TranscriptCaptured records: the main conversation's
  * user and assistant text, redacted, its head and tail; subagents (inline sidechain lines and
  * `<session>/subagents/agent-*.jsonl`) counted but left out. Never throws for what the files
- * hold or lack: what could not be read is counted and noted. Rejects only when `signal` aborts.
+ * hold or lack: what could not be read is counted and noted (no path at all, for a session the
+ * hooks never told one, is a missing transcript). Rejects only when `signal` aborts.
  */
-export async function captureTranscript(path: string, options: CaptureOptions = {}): Promise<TranscriptCapture> {
+export async function captureTranscript(path: string | undefined, options: CaptureOptions = {}): Promise<TranscriptCapture> {
   const window = new ExcerptWindow(options.head, options.tail);
   let section: string | undefined;
   let lastAnswer: { text: string; at: string | undefined; closed: boolean } | undefined;
@@ -74,9 +75,10 @@ export async function captureTranscript(path: string, options: CaptureOptions = 
 
   const notes: string[] = [];
   const skipped = new Map<SkipReason, number>();
-  const isJsonl = path.endsWith('.jsonl');
+  const isJsonl = path !== undefined && path.endsWith('.jsonl');
   const main = isJsonl ? await readTranscript(path, onPart, options) : undefined;
-  if (!main) notes.push('the transcript path does not name a .jsonl file: not read');
+  if (path === undefined) notes.push('no transcript path');
+  else if (!main) notes.push('the transcript path does not name a .jsonl file: not read');
   else {
     notes.push(...main.problems);
     addSkips(skipped, main.skipped, 'transcript', notes);
@@ -88,7 +90,7 @@ export async function captureTranscript(path: string, options: CaptureOptions = 
   const subagents = isJsonl && main && !main.missing ? await readSubagents(path, options, skipped, notes) : { files: 0, turns: 0 };
   const excerpt = window.finish();
   return {
-    transcriptPath: path,
+    transcriptPath: path ?? '',
     excerpt: excerpt.text,
     cut: excerpt.cut,
     missing: main?.missing ?? true,
