@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -178,7 +178,12 @@ describe('the transcript capture', () => {
     mkdirSync(join(dir, 'adir.jsonl'));
     const directory = await captureTranscript(join(dir, 'adir.jsonl'));
     expect(directory).toMatchObject({ missing: true, excerpt: '' });
-    expect(directory.notes[0]).toMatch(/could not be read \(EISDIR\)/);
+    expect(directory.notes[0]).toBe('the transcript path is not a regular file: not read');
+    // A device named like a transcript: /dev/zero would never end.
+    symlinkSync('/dev/zero', join(dir, 'zero.jsonl'));
+    expect(await captureTranscript(join(dir, 'zero.jsonl'))).toMatchObject({ missing: true, excerpt: '', notes: ['the transcript path is not a regular file: not read'] });
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    expect(await captureTranscript(join(dir, 'empty.jsonl'))).toMatchObject({ missing: false, excerpt: '', notes: [], counts: { lines: 0 } });
 
     writeFileSync(join(dir, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
     expect(await captureTranscript(join(dir, 'passwd'))).toMatchObject({ missing: true, excerpt: '', notes: ['the transcript path does not name a .jsonl file: not read'] });

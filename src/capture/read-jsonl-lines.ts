@@ -6,6 +6,8 @@ export type JsonlLine =
   | { kind: 'too-long'; bytes: number };
 
 export interface JsonlLinesOptions {
+  /** Read no byte past this offset (inclusive), as `createReadStream`'s `end`. Default: to the end. */
+  end?: number;
   /** Longer lines are skipped whole (never held in memory). Default 16 MiB. */
   maxLineBytes?: number;
   /** Stops the read between chunks. */
@@ -23,7 +25,7 @@ const NEWLINE = 0x0a;
  */
 export async function* readJsonlLines(path: string, options: JsonlLinesOptions = {}): AsyncGenerator<JsonlLine> {
   const max = options.maxLineBytes ?? 16 * 1024 * 1024;
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024, signal: options.signal });
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024, signal: options.signal, end: options.end });
   let parts: Buffer[] = [];
   let held = 0;
   // Bytes of a line being skipped because it outgrew `max`; 0 while none is.

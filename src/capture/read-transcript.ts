@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { messageText, transcriptLine, transcriptMessage } from './transcript-line.js';
 import { readJsonlLines } from './read-jsonl-lines.js';
 
@@ -56,7 +57,16 @@ export async function readTranscript(
   // A compaction's summary is the user line right after its boundary; older versions flag it only.
   let afterBoundary = false;
   try {
-    for await (const raw of readJsonlLines(path, options)) {
+    // A device, a pipe or a directory named like a transcript is not read: /dev/zero never ends.
+    // A file is read as far as it went when the read began; Claude Code may still be appending.
+    const file = await stat(path);
+    if (!file.isFile()) {
+      reading.missing = true;
+      reading.problems.push('the transcript path is not a regular file: not read');
+      return reading;
+    }
+    if (file.size === 0) return reading;
+    for await (const raw of readJsonlLines(path, { ...options, end: file.size - 1 })) {
       reading.lines++;
       if (raw.kind === 'too-long') {
         skip('too long');
