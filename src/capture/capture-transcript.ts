@@ -69,8 +69,7 @@ export async function captureTranscript(path: string | undefined, options: Captu
     if (part.role === 'assistant') {
       const text = lastAnswer && !lastAnswer.closed ? `${lastAnswer.text}\n\n${part.text}` : part.text;
       lastAnswer = { text: text.length > ANSWER_WINDOW ? text.slice(-ANSWER_WINDOW) : text, at: part.at, closed: false };
-    }
-    else if (lastAnswer) lastAnswer.closed = true;
+    } else if (lastAnswer) lastAnswer.closed = true;
   };
 
   const notes: string[] = [];
@@ -85,7 +84,7 @@ export async function captureTranscript(path: string | undefined, options: Captu
   }
 
   const lagging = endWithFinalAnswer(options.finalAnswer, lastAnswer, (text) => say(SECTION.assistant, text));
-  if (lagging) notes.push(lastAnswer ? "the transcript's last answer was older than the Stop hook's: the hook's copy ends the excerpt" : "no answer in the transcript yet: the Stop hook's copy ends the excerpt");
+  if (lagging) notes.push(lastAnswer ? "the transcript's last answer was another and no newer than the Stop hook's: the hook's copy ends the excerpt" : "no answer in the transcript yet: the Stop hook's copy ends the excerpt");
 
   const subagents = isJsonl && main && !main.missing ? await readSubagents(path, options, skipped, notes) : { files: 0, turns: 0 };
   const excerpt = window.finish();

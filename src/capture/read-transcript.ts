@@ -67,13 +67,11 @@ export async function readTranscript(
     }
     if (file.size === 0) return reading;
     for await (const raw of readJsonlLines(path, { ...options, end: file.size - 1 })) {
+      // An empty line (a file ending in two newlines) is no line at all.
+      if (raw.kind === 'line' && raw.text.length === 0) continue;
       reading.lines++;
       if (raw.kind === 'too-long') {
         skip('too long');
-        continue;
-      }
-      if (raw.text.trim() === '') {
-        reading.lines--;
         continue;
       }
       let json: unknown;
