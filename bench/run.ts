@@ -20,6 +20,7 @@ import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
 import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
+import { transcriptBench } from './transcript-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -32,6 +33,7 @@ try {
   await benchRebuild();
   await benchFlatCost();
   benchRedaction();
+  benchTranscript();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -50,6 +52,17 @@ function benchRedaction(): void {
     target: '≤ 1.50',
     ok: r.linearity <= 1.5,
     detail: `1 MB mixed ${r.mixedMs.toFixed(0)} ms (${(r.mixedMs / r.scanMs).toFixed(0)}× a replace scan of it), 21 KB prompt ${r.promptMs.toFixed(1)} ms, 1 MB adversarial ${r.adversarialMs.toFixed(0)} ms`,
+  });
+}
+
+function benchTranscript(): void {
+  const r = transcriptBench(scratch, 300);
+  rows.push({
+    what: `transcript capture: ${r.mb.toFixed(0)} MB vs streaming its bytes`,
+    ratio: r.captureMs / r.readMs,
+    target: 'peak RSS ≤ 200 MB',
+    ok: r.captureRssMb <= 200,
+    detail: `capture ${(r.captureMs / 1000).toFixed(1)} s (${(r.mb / (r.captureMs / 1000)).toFixed(0)} MB/s), peak RSS ${r.captureRssMb.toFixed(0)} MB; read ${(r.readMs / 1000).toFixed(1)} s, peak RSS ${r.readRssMb.toFixed(0)} MB`,
   });
 }
 
