@@ -36,7 +36,7 @@ async function readAll(h: Harness): Promise<StoredEnvelope[]> {
 /** What the reactor runner hands a round, without the runner: a round run by hand. */
 async function directContext(h: Harness, from: number, signal: AbortSignal): Promise<ReactorContext> {
   return {
-    runner: await h.runner(), log: h.log, from, to: h.log.head, clock: harnessClock, signal,
+    runner: await h.runner(), log: h.log, catalog: defaultCatalog(), from, to: h.log.head, clock: harnessClock, signal,
     paths: resolvePaths({ ENGRAM_HOME: join(h.dir, 'home'), CLAUDE_CONFIG_DIR: h.roots.claude }),
     newId: () => 'never-used-here',
     record: async () => 0,

@@ -14,6 +14,7 @@ import { requestHandOver } from '../workers/hand-over.js';
 import { liveWorker, processRunning } from '../workers/live-worker.js';
 import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { runWorker } from '../workers/worker.js';
+import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
@@ -198,7 +199,7 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     const running = await liveWorker(paths);
     if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
   }
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after });
+  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths) });
 }
 
 /**

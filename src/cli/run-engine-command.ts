@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
+import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
@@ -64,7 +65,12 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
     }
     let engine: Engine;
     try {
-      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock, access: command.access });
+      engine = await Engine.open({
+        paths: ctx.paths,
+        clock: ctx.clock,
+        access: command.access,
+        distiller: command.access === 'write' ? distillerFromEnv(ctx.env ?? process.env, ctx.paths) : undefined,
+      });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
       await new Promise((resolve) => setTimeout(resolve, 150));

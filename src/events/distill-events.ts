@@ -51,7 +51,12 @@ export const DistillRequested = defineEvent({
     /** The redacted transcript excerpt the prompt quotes (head + tail). */
     excerpt: short(40_000),
     /** What the trace says the session did, as the prompt put it. */
-    trace: short(8000),
+    trace: z.object({
+      filesTouched: z.optional(z.array(short(300)).check(z.maxLength(40))),
+      commands: z.optional(z.array(short(300)).check(z.maxLength(40))),
+      failures: z.optional(z.array(short(300)).check(z.maxLength(40))),
+      counts: z.optional(z.record(z.string().check(z.maxLength(40)), z.number())),
+    }),
     /** The names and descriptions of the memories the prompt listed. */
     index: z.array(z.object({ name: short(200), description: short(1000) })).check(z.maxLength(400)),
     /** Hash of the prompt sent, so a re-run with the same inputs can be recognised. */
