@@ -41,6 +41,8 @@ export interface MemoryRow {
   readonly verification: Verification | undefined;
   /** Entities and relations the distiller named; written beside it as `_graph/<file>.json`. */
   readonly graph?: MemoryGraph;
+  /** The inline MEMORY.md entry it was converted from (see MemoryProposed); absent for most. */
+  readonly indexLines?: readonly string[];
 }
 
 export interface Verification {
@@ -75,6 +77,8 @@ export interface DirEntry {
   readonly archived: MemoryRow['archived'];
   /** Staleness points from the latest verification (0 before any). */
   readonly penalty: number;
+  /** The inline MEMORY.md lines its index line takes the place of. */
+  readonly indexLines?: readonly string[];
 }
 
 /**
@@ -104,6 +108,7 @@ export function dirEntry(row: MemoryRow): DirEntry {
     pinned: row.pinned,
     archived: row.archived,
     penalty: row.verification?.penalty ?? 0,
+    ...(row.indexLines ? { indexLines: row.indexLines } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import { ReactorRunner } from './reactor-runner.js';
 import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
+import { reconcilerReactor } from '../reactors/reconciler.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -128,6 +129,7 @@ export class Engine {
         reactors: [
           skillsInventoryReactor(),
           maintenanceReactor({ everyMs: options.maintainEveryMs }),
+          reconcilerReactor(),
           ...(options.distiller ? [distillerReactor(options.distiller.deps, options.distiller.options)] : []),
         ],
       });
