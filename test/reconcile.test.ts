@@ -139,6 +139,19 @@ describe('the reconciler', () => {
     await engine.close();
   });
 
+  it('does not read every memory file of a directory gone at once as each deleted by hand', async () => {
+    const home = newHome();
+    const engine = await open(home);
+    await engine.record([proposed('m1', 'Old CI', 'CI runs on Jenkins'), proposed('m2', 'Staging', 'staging resets nightly')]);
+    const memDir = join(home.paths.claude, dir);
+    rmSync(join(memDir, 'old-ci.md'));
+    rmSync(join(memDir, 'staging.md'));
+    const { appended, notes } = await reconcileNow(engine, project);
+    expect(appended).toBe(0);
+    expect(notes).toEqual([`not recorded: all 2 memory files engram wrote in ${dir} are gone; \`engram memories forget\` archives memories one by one`]);
+    await engine.close();
+  });
+
   it('converts a standalone MEMORY.md to the index layout, keeping every other line where it stands', async () => {
     const home = newHome();
     const memDir = join(home.paths.claude, dir);

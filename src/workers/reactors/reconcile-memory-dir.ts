@@ -123,12 +123,20 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
     present.add(unreadable.fileName);
     notes.push(`unreadable, left alone: ${dir}/${unreadable.fileName}: ${unreadable.reason} (${unreadable.detail})`);
   }
-  for (const row of known.rows) {
-    if (row.archived) continue;
-    const record = known.records.get(`${dir}/${row.file}`);
-    if (record?.state !== 'written' || present.has(row.file)) continue;
-    events.push(envelope(`deleted:${contentHash(row.id)}:${record.hash}`, MemoryForgotten, { memoryId: row.id, reason: DELETED_BY_HAND }));
-    notes.push(`deleted by hand: ${dir}/${row.file} (archived: its content is kept in _archive/)`);
+  const shown = known.rows.flatMap((row) => {
+    const record = row.archived ? undefined : known.records.get(`${dir}/${row.file}`);
+    return record !== undefined && record.state !== 'foreign' ? [{ row, record }] : [];
+  });
+  const gone = shown.filter(({ row }) => !present.has(row.file));
+  if (gone.length > 0 && gone.length === shown.length) {
+    // Every file engram wrote here gone at once reads as a directory moved, restored from a
+    // backup or seen under another CLAUDE_CONFIG_DIR, not as each memory deleted by hand.
+    notes.push(`not recorded: all ${gone.length} memory files engram wrote in ${dir} are gone; \`engram memories forget\` archives memories one by one`);
+  } else {
+    for (const { row, record } of gone) {
+      events.push(envelope(`deleted:${contentHash(row.id)}:${record.hash}`, MemoryForgotten, { memoryId: row.id, reason: DELETED_BY_HAND }));
+      notes.push(`deleted by hand: ${dir}/${row.file} (archived: its content is kept in _archive/)`);
+    }
   }
 
   if (read.index?.layout === 'standalone') {
