@@ -86,7 +86,10 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
     const by = agentFiles.has(file.fileName) ? 'agent' : 'hand';
     const row = current.get(file.fileName);
     if (row) {
-      if (known.records.get(path)?.state === 'foreign') continue;
+      const record = known.records.get(path);
+      if (record?.state === 'foreign') continue;
+      // What the sink last wrote is still there: the common case, known without rendering the row.
+      if (record?.state === 'written' && record.hash === file.hash) continue;
       if (file.hash === row.editedHash || file.hash === row.sourceHash || file.hash === contentHash(renderMemoryFile(memoryFileContent(row)))) continue;
       if (!canWriteBack(file.parsed)) {
         notes.push(`left alone: ${path}: changed, but ${file.parsed.malformed ?? file.parsed.readOnly}; engram will not rewrite it`);
