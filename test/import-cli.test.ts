@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
-import { dumpLog, runCli, useTempHomes, walkFiles } from './support/temp-home.js';
+import { drain, dumpLog, runCli, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const NOW = '2026-11-01T10:00:00.000Z';
@@ -139,5 +139,29 @@ describe('engram import', () => {
     expect(missing.stderr).toMatch(/^engram: MEMORY_DIR_UNREADABLE: cannot read memory directory .*nowhere/);
     const usage = await runCli(['import', source, '--global', '--project', project], home.env);
     expect(usage.code).toBe(2);
+  });
+
+  it('records a memory file the agent wrote with Write, seen by the real PostToolUse hook, as the agent\'s edit', async () => {
+    const home = newHome({ ENGRAM_NOW: NOW });
+    const source = join(home.root, 'old');
+    mkdirSync(source);
+    writeFileSync(join(source, 'deploys.md'), '---\nname: Deploys\ndescription: when deploys happen\ntype: project\n---\nAfter 14:00.\n');
+    const project = join(home.root, 'repo');
+    expect((await runCli(['import', source, '--project', project], home.env)).code).toBe(0);
+    const file = join(home.paths.claude, projectMemoryDir(project), 'deploys.md');
+    const byAgent = readFileSync(file, 'utf8').replace(/---\nAfter 14:00\.\n$/, '---\nAfter 15:00 since November.\n');
+    writeFileSync(file, byAgent);
+    const hook = await runHook(
+      'PostToolUse',
+      { session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: project, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: file, content: 'After 15:00 since November.' }, tool_response: {}, tool_use_id: 'toolu_1' },
+      home.env,
+    );
+    expect(hook.code).toBe(0);
+    await drain(home.env);
+    const log = await dumpLog(home.env);
+    expect(log.filter((e) => e.type === 'MemoryEdited').map((e) => [e.data.by, e.data.body])).toEqual([['agent', 'After 15:00 since November.\n']]);
+    expect(readFileSync(file, 'utf8')).toBe(byAgent);
+    await drain(home.env);
+    expect((await dumpLog(home.env)).length).toBe(log.length);
   });
 });
