@@ -139,6 +139,25 @@ describe('the reconciler', () => {
     await engine.close();
   });
 
+  it('adopts a plain file the index already links, keeping the line\'s description, and never a file named like engram\'s own', async () => {
+    const home = newHome();
+    const memDir = join(home.paths.claude, dir);
+    mkdirSync(memDir, { recursive: true });
+    const index = '# Memory\n\n- [prefs.md](prefs.md) — how I like reviews\nfree text the user wrote\n';
+    writeFileSync(join(memDir, 'MEMORY.md'), index);
+    writeFileSync(join(memDir, 'prefs.md'), 'small PRs please\n');
+    writeFileSync(join(memDir, 'auto-errors.md'), 'my own notes about errors\n');
+    const engine = await open(home);
+    const { appended, notes } = await reconcileNow(engine, project);
+    expect(appended).toBe(1);
+    expect(notes).toContain(`not adopted: ${dir}/auto-errors.md: the name is engram's own or another memory's`);
+    expect(readFileSync(join(memDir, 'MEMORY.md'), 'utf8')).toBe(index);
+    expect(parseMemoryFile(readFileSync(join(memDir, 'prefs.md'), 'utf8'), 'prefs.md')).toMatchObject({ name: 'prefs', description: 'how I like reviews', body: 'small PRs please\n' });
+    expect(readFileSync(join(memDir, 'auto-errors.md'), 'utf8')).toBe('my own notes about errors\n');
+    expect((await reconcileNow(engine, project)).appended).toBe(0);
+    await engine.close();
+  });
+
   it('does not read every memory file of a directory gone at once as each deleted by hand', async () => {
     const home = newHome();
     const engine = await open(home);

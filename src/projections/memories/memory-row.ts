@@ -115,13 +115,18 @@ export function dirEntry(row: MemoryRow): DirEntry {
 /** Files no memory may take: the index, and the stats projection's files. */
 const RESERVED = new Set(['memory.md', 'auto-stats.md', 'auto-tool-usage.md', 'auto-errors.md']);
 
+/** Whether a memory may have this file name at all (the index and the stats files may not). */
+export function isReservedFileName(file: string): boolean {
+  return RESERVED.has(file.toLowerCase());
+}
+
 /**
  * A file name for a new memory: its name, lowercased, in ASCII letters, digits and dashes, at
  * most 60 characters, unique in its directory (`-2`, `-3`… when taken). A file name it came
  * with (an import) is kept when it is free.
  */
 export function fileNameFor(name: string, wanted: string | undefined, taken: ReadonlySet<string>): string {
-  const free = (file: string) => !taken.has(file.toLowerCase()) && !RESERVED.has(file.toLowerCase());
+  const free = (file: string) => !taken.has(file.toLowerCase()) && !isReservedFileName(file);
   if (wanted !== undefined && free(wanted)) return wanted;
   const stem =
     name

@@ -1,10 +1,11 @@
 import { contentHash } from '../../content-hash.js';
 import type { Envelope } from '../../events/envelope.js';
 import { MemoryArchived, MemoryProposed } from '../../events/memory-events.js';
+import { indexDescriptions } from '../../memories/index-descriptions.js';
 import { inlineEntries } from '../../memories/inline-entries.js';
 import { memoryFromFile, type FileMemory } from '../../memories/memory-from-file.js';
 import type { MemoryDir } from '../../memories/read-memory-dir.js';
-import type { MemoryRow } from '../../projections/memories/memory-row.js';
+import { isReservedFileName, type MemoryRow } from '../../projections/memories/memory-row.js';
 import { proposalFromFile } from '../reactors/reconcile-memory-dir.js';
 
 export interface ImportInput {
@@ -51,6 +52,7 @@ export function planImport(input: ImportInput): ImportPlan {
   const { read, target, project, inPlace, rows, at } = input;
   const plan: ImportPlan = { events: [], imported: [], already: [], reported: [] };
   const ids = new Set(rows.map((row) => row.id));
+  const described = indexDescriptions(read.index?.lines);
   const here = new Set(rows.filter((row) => row.dir === target).flatMap((row) => [row.file, `_archive/${row.file}`]));
   const envelope = (id: string, definition: { type: string; schemaVersion: number }, data: unknown): Envelope =>
     ({ id, type: definition.type, schemaVersion: definition.schemaVersion, ts: at, session: '', project, data });
@@ -69,11 +71,19 @@ export function planImport(input: ImportInput): ImportPlan {
       plan.already.push(file.fileName);
       continue;
     }
+    if (inPlace && isReservedFileName(baseName)) {
+      plan.reported.push(`${file.fileName}: the name is one engram writes itself; a memory there would be a copy under another name`);
+      continue;
+    }
     if (baseName.length > 200) {
       plan.reported.push(`${file.fileName}: a file name over 200 characters`);
       continue;
     }
-    const memory: FileMemory = { ...made.memory, created: made.memory.created ?? new Date(file.mtimeMs).toISOString() };
+    const memory: FileMemory = {
+      ...made.memory,
+      description: made.memory.description || (archived ? '' : described.get(file.fileName) ?? ''),
+      created: made.memory.created ?? new Date(file.mtimeMs).toISOString(),
+    };
     plan.events.push(
       envelope(id, MemoryProposed, {
         ...proposalFromFile(memory, project, id, 'import'),

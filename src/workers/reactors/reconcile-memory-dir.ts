@@ -1,12 +1,13 @@
 import { contentHash } from '../../content-hash.js';
 import type { Envelope } from '../../events/envelope.js';
 import { MemoryEdited, MemoryForgotten, MemoryProposed } from '../../events/memory-events.js';
+import { indexDescriptions } from '../../memories/index-descriptions.js';
 import { inlineEntries } from '../../memories/inline-entries.js';
 import { canWriteBack, renderMemoryFile } from '../../memories/memory-file.js';
 import { memoryFromFile, type FileMemory } from '../../memories/memory-from-file.js';
 import type { MemoryDir, MemoryFileEntry } from '../../memories/read-memory-dir.js';
 import { memoryFileContent } from '../../projections/memories/materialize-memories.js';
-import type { MemoryRow } from '../../projections/memories/memory-row.js';
+import { isReservedFileName, type MemoryRow } from '../../projections/memories/memory-row.js';
 import type { OutputRecord } from '../../projections/projector.js';
 import { STATS_ORIGIN_VALUE } from '../../projections/stats-render.js';
 
@@ -79,6 +80,8 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
     elsewhere.add(row.archived ? row.file : `_archive/${row.file}`);
   }
   const ids = new Set(known.rows.map((row) => row.id));
+  const taken = new Set(known.rows.map((row) => row.file.toLowerCase()));
+  const described = indexDescriptions(read.index?.lines);
 
   for (const file of [...read.memories, ...read.archived]) {
     const path = `${dir}/${file.fileName}`;
@@ -105,12 +108,18 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
       continue;
     }
     if (elsewhere.has(file.fileName) || file.fileName.startsWith('_archive/')) continue;
+    if (isReservedFileName(file.fileName) || taken.has(file.fileName.toLowerCase())) {
+      // Adopted, it would be written under another name: a copy, not the file in place.
+      notes.push(`not adopted: ${path}: the name is engram's own or another memory's`);
+      continue;
+    }
     const adopted = memoryFromFile(file.parsed);
     if ('why' in adopted) {
       notes.push(`not adopted: ${path}: ${adopted.why}`);
       continue;
     }
     if (adopted.memory.memoryId !== undefined && ids.has(adopted.memory.memoryId)) continue;
+    if (adopted.memory.description === '') adopted.memory.description = described.get(file.fileName) ?? '';
     if (file.fileName.length > 200) {
       notes.push(`not adopted: ${path}: a file name over 200 characters`);
       continue;
