@@ -61,6 +61,14 @@ describe('the reconciler', () => {
     expect(readFileSync(file, 'utf8')).toBe(edited);
     expect(walkFiles(home.paths.claude)).toEqual(before);
     expect(readFileSync(join(home.paths.claude, dir, 'MEMORY.md'), 'utf8')).toBe('- [use-pnpm.md](use-pnpm.md) — use pnpm, not npm\n');
+    // Edited again, then back to the first edit: each is a change of its own, and the file follows.
+    const again = edited.replace('See the README.', 'See CONTRIBUTING.md.');
+    writeFileSync(file, again);
+    expect((await reconcileNow(engine, undefined)).appended).toBe(1);
+    writeFileSync(file, edited);
+    expect((await reconcileNow(engine, undefined)).appended).toBe(1);
+    expect((await row(engine, 'm1')).body).toBe('use pnpm, not npm, and never yarn\n\nSee the README.\n');
+    expect(readFileSync(file, 'utf8')).toBe(edited);
     await engine.close();
   });
 

@@ -93,7 +93,8 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
       if (record?.state === 'foreign') continue;
       // What the sink last wrote is still there: the common case, known without rendering the row.
       if (record?.state === 'written' && record.hash === file.hash) continue;
-      if (file.hash === row.editedHash || file.hash === row.sourceHash || file.hash === contentHash(renderMemoryFile(memoryFileContent(row)))) continue;
+      const rendered = contentHash(renderMemoryFile(memoryFileContent(row)));
+      if (file.hash === row.editedHash || file.hash === row.sourceHash || file.hash === rendered) continue;
       if (!canWriteBack(file.parsed)) {
         notes.push(`left alone: ${path}: changed, but ${file.parsed.malformed ?? file.parsed.readOnly}; engram will not rewrite it`);
         continue;
@@ -103,7 +104,8 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
         notes.push(`left alone: ${path}: changed, but ${read.why}`);
         continue;
       }
-      events.push(envelope(`edited:${contentHash(row.id)}:${file.hash}`, MemoryEdited, editedData(row, read.memory, by, file.hash)));
+      // From what to what: an edit undone later (A to B, then back to A) is a change of its own, not the first one again.
+      events.push(envelope(`edited:${contentHash(`${row.id}\0${rendered}`)}:${file.hash}`, MemoryEdited, editedData(row, read.memory, by, file.hash)));
       notes.push(`edited by ${by === 'agent' ? 'the agent' : 'hand'}: ${path}`);
       continue;
     }
