@@ -139,6 +139,11 @@ describe('engram import', () => {
     expect(missing.stderr).toMatch(/^engram: MEMORY_DIR_UNREADABLE: cannot read memory directory .*nowhere/);
     const usage = await runCli(['import', source, '--global', '--project', project], home.env);
     expect(usage.code).toBe(2);
+    // The same directory into the global one: another target, so other memories.
+    const global = await runCli(['import', source, '--global'], home.env);
+    expect(global.code).toBe(0);
+    expect(global.stdout).toContain(`1 imported, 0 already there, 0 reported; 1 events recorded; into ${join(home.paths.claude, 'engram', 'memory')}`);
+    expect(parseMemoryFile(readFileSync(join(home.paths.claude, 'engram', 'memory', 'native.md'), 'utf8'), 'native.md').body).toBe('Run `npx vitest run`.\n');
   });
 
   it('records a memory file the agent wrote with Write, seen by the real PostToolUse hook, as the agent\'s edit', async () => {
