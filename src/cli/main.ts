@@ -39,6 +39,9 @@ const USAGE = `engram — long-term memory for Claude Code
                                          run pending log migrations (or say what they would change)
   engram maintain [--now ISO] [--dry-run] [--network]
                                          the maintenance tick: decay, supersession, claims, hygiene
+  engram import DIR [--project PATH | --global]
+                                         an existing memory directory's memories, into the project's (default: here)
+  engram reconcile [--project PATH]      record memory files changed, added or deleted by hand
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
@@ -103,6 +106,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'memories':
       return memoriesCli(rest, ctx);
+    case 'import': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { project: { type: 'string' }, global: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1 || (values.global && values.project !== undefined)) {
+        throw new EngramError('USAGE', 'engram import DIR [--project PATH | --global]');
+      }
+      // Paths are the user's, relative to where they are, not to where a running worker started.
+      const target = values.global ? { global: true } : { project: resolve(values.project ?? process.cwd()) };
+      return runEngineCommand('import', { dir: resolve(positionals[0]!), ...target }, ctx);
+    }
+    case 'reconcile': {
+      const { values } = parseArgs({ args: rest, options: { project: { type: 'string' } } });
+      return runEngineCommand('reconcile', values.project === undefined ? {} : { project: resolve(values.project) }, ctx);
+    }
     case 'maintain': {
       const { values } = parseArgs({
         args: rest,

@@ -21,6 +21,7 @@ import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
 import { transcriptCaptureReactor } from '../reactors/transcript-capture.js';
+import { reconcilerReactor } from '../reactors/reconciler.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -130,6 +131,7 @@ export class Engine {
           skillsInventoryReactor(),
           maintenanceReactor({ everyMs: options.maintainEveryMs }),
           transcriptCaptureReactor(),
+          reconcilerReactor(),
           ...(options.distiller ? [distillerReactor(options.distiller.deps, options.distiller.options)] : []),
         ],
       });
