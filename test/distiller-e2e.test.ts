@@ -19,6 +19,7 @@ const ciOnly = {
 /** What the fake LLM answers, by a word each session's prompts carry. */
 const answers = {
   'marker-alpha': { episode: { name: 'Set up installs and CI deploys', description: 'moved installs to pnpm, deploys to CI', body: 'pnpm; CI deploys.' }, candidates: [pnpm, ciOnly] },
+  'marker-charlie': { mode: 'hang' },
   'marker-bravo': { episode: { name: 'Shipped the payouts report', description: 'the payouts report shipped through CI', body: 'Payouts.' }, candidates: [{ ...pnpm, name: 'pnpm for installs' }, { ...ciOnly, name: 'CI-only deploys' }] },
 };
 
@@ -92,10 +93,18 @@ describe('the distiller, end to end through hooks, the worker and a fake LLM com
     expect(types.filter((type) => type === 'TranscriptCaptured')).toHaveLength(2);
     expect(types.filter((type) => type === 'DistillCompleted')).toHaveLength(2);
 
+    // A command that hangs is killed at its timeout; the drain (the worker) goes on and ends.
+    await session(h, project, 'sess-charlie', 'marker-charlie', '2026-11-07');
+    await drain({ ...env, ENGRAM_NOW: '2026-11-07T11:00:00.000Z', ENGRAM_LLM_TIMEOUT_MS: '1500' });
+    const failed = (await dumpLog(env)).filter((event) => event.type === 'DistillFailed');
+    expect(failed.map((event) => [event.session, event.data.reason, event.data.final])).toEqual([['sess-charlie', 'timeout', false]]);
+    const doctor = await runCli(['doctor'], { ...env, ENGRAM_LLM_CMD: '' });
+    expect(doctor.stdout).toContain('- distillation by an LLM is off');
+
     const before = walkFiles(h.paths.claude, h.paths.views);
     const rebuilt = await runCli(['rebuild'], env);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
-    expect(llmCalls()).toBe(2);
+    expect(llmCalls()).toBe(3);
     expect(walkFiles(h.paths.claude, h.paths.views)).toEqual(before);
   });
 });

@@ -150,7 +150,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
-      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env) });
+      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });
       terminal.stdout.write(renderFindings(findings));
       return findings.every((f) => f.ok) ? 0 : 1;
     }
