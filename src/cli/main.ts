@@ -45,6 +45,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
+  engram graph backfill [--project PATH] [--limit N]
+                                         ask the LLM for the graphs of memories that have none
   engram routes [--project PATH] [--all] [--json]
   engram routes accept|decline ID        distilled proposals for CLAUDE.md and docs/knowledge/
   engram doctor                          what is wrong, in plain words
@@ -134,6 +136,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       const { values } = parseArgs({ args: rest, options: { session: { type: 'string' } } });
       if (!values.session) throw new EngramError('USAGE', 'engram distill --session ID');
       return runEngineCommand('distill', { session: values.session }, ctx);
+    }
+    case 'graph': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { project: { type: 'string' }, limit: { type: 'string' } } });
+      if (positionals[0] !== 'backfill') throw new EngramError('USAGE', 'engram graph backfill [--project PATH] [--limit N]');
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new EngramError('USAGE', '--limit takes a positive whole number');
+      return runEngineCommand('graph.backfill', { project: values.project === undefined ? undefined : resolve(values.project), limit }, ctx);
     }
     case 'routes': {
       const { values, positionals } = parseArgs({

@@ -122,7 +122,7 @@ function cleanContradicts(raw: string | string[], at: string, notes: AnswerNote[
  * entities the graph lists (a relation to an entity of no type could not be placed), up to
  * theirs. Undefined when nothing is left.
  */
-function cleanGraph(raw: { entities: Array<{ name: string; type: string }>; relations: Array<{ src: string; rel: string; dst: string }> }, at: string, notes: AnswerNote[]): DistillGraph | undefined {
+export function cleanGraph(raw: { entities: Array<{ name: string; type: string }>; relations: Array<{ src: string; rel: string; dst: string }> }, at: string, notes: AnswerNote[]): DistillGraph | undefined {
   const entities: DistillGraph['entities'] = [];
   const names = new Set<string>();
   raw.entities.forEach((entity, i) => {

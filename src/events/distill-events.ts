@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DESTINATIONS, DistillCandidate, DistillEpisode, MAX_CANDIDATES, type DistillGraph } from '../distill/distill-answer-schema.js';
+import { DESTINATIONS, DistillCandidate, DistillEpisode, DistillGraph, MAX_CANDIDATES } from '../distill/distill-answer-schema.js';
 import { defineEvent } from './define-event.js';
 
 /**
@@ -111,4 +111,11 @@ export const RouteDeclined = defineEvent({
   data: z.object({ routeId: short(80) }),
 });
 
-export const distillEvents = [DistillSkipped, DistillRequested, DistillCompleted, DistillFailed, RouteAccepted, RouteDeclined] as const;
+export const MemoryGraphed = defineEvent({
+  type: 'MemoryGraphed',
+  schemaVersion: 1,
+  summary: 'The LLM named the entities and relations of a memory that had no graph (`engram graph backfill`).',
+  data: z.object({ memoryId: z.string().check(z.minLength(1), z.maxLength(200)), graph: DistillGraph }),
+});
+
+export const distillEvents = [DistillSkipped, DistillRequested, DistillCompleted, DistillFailed, RouteAccepted, RouteDeclined, MemoryGraphed] as const;

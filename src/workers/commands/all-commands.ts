@@ -3,6 +3,7 @@ import { doctorFacts } from './doctor-facts.js';
 import { memoriesForget, memoriesList, memoriesPin, memoriesRestore, memoriesShow, memoriesUnpin } from './memory-commands.js';
 import { maintainCommand } from './maintain-command.js';
 import { distillCommand } from './distill-command.js';
+import { graphBackfill } from './graph-backfill-command.js';
 import { routesAccept, routesDecline, routesList } from './route-commands.js';
 import { importCommand } from './import-command.js';
 import { reconcileCommand } from './reconcile-command.js';
@@ -15,7 +16,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
   const commands = [
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
-    routesList, routesAccept, routesDecline, distillCommand, importCommand, reconcileCommand,
+    routesList, routesAccept, routesDecline, distillCommand, graphBackfill, importCommand, reconcileCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

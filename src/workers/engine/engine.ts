@@ -183,6 +183,11 @@ export class Engine {
     return appended;
   }
 
+  /** The distiller's LLM, when this process has one (see distillerFromEnv). */
+  get llm(): DistillerDeps['llm'] {
+    return this.#options.distiller?.deps.llm;
+  }
+
   newEventId(): string {
     return newEventId(wallMicros(), process.pid);
   }
