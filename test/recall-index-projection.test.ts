@@ -69,6 +69,19 @@ describe('the recall index projection', () => {
     await h.close();
   });
 
+  it('indexes the entities a memory\'s graph sidecar names', async () => {
+    const h = await projectionHarness(freshDir());
+    const answer = {
+      episode: { name: 'Fixed the double charge', description: 'a retry charged twice', body: 'Idempotency keys now go with every retry.', graph: { entities: [{ name: 'stripe-webhooks', type: 'service' }, { name: 'Dana', type: 'person' }], relations: [] } },
+      candidates: [],
+    };
+    await h.log.append([event('DistillCompleted', { upToSeq: 10, attempt: 1, via: 'llm', raw: JSON.stringify(answer), answer, notes: [] }, '2026-11-20T10:00:00.000Z')]);
+    await (await h.runner()).catchUp();
+    expect(ids(h, 'what did Dana say about stripe-webhooks?')).toHaveLength(1);
+    expect(ids(h, 'stripe webhooks')).toHaveLength(1);
+    await h.close();
+  });
+
   it('a rebuild, and a fresh worker, write the same bytes as the incremental run', async () => {
     const events = story();
     const h = await projectionHarness(freshDir());

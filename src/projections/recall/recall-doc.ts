@@ -33,10 +33,11 @@ export function recallDoc(row: MemoryRow): LexicalDoc {
   };
 }
 
+/** The entities its graph sidecar names, then its keywords, tags and aliases. */
 function aboutWords(row: MemoryRow): string[] {
-  const words: string[] = [];
+  const words: string[] = (row.graph?.entities ?? []).map((entity) => entity.name);
   const add = (value: YamlValue) => {
-    if (words.length >= ABOUT_LIMIT) return;
+    if (words.length >= ABOUT_LIMIT + (row.graph?.entities.length ?? 0)) return;
     if (typeof value === 'string') words.push(value.replace(/^\[\[|\]\]$/g, ''));
     else if (Array.isArray(value)) value.forEach(add);
   };
