@@ -9,7 +9,7 @@
 //   paraphrase  shares no content word with any memory it counts as relevant (checked here);
 //   entity      names a person, component or ticket; relevant: every active memory naming it;
 //   none        a question about a topic that project does not have: should recall nothing.
-// Queries are split into dev (choose thresholds there) and test (report there) half and half.
+// Queries are split into dev (choose thresholds there) and test (report there), half of each kind.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderMemoryFile, type ExtraField } from '../src/memories/memory-file.js';
@@ -87,8 +87,8 @@ const SHIPPING = [
   'a tagged release and the canary pipeline',
   'merging to main, then the manual promote button in CI',
   'the Friday release train',
-  'helm upgrade from the deploy job',
-  'an ArgoCD sync of the image tag bump',
+  'a blue-green switch after the smoke checks pass',
+  'a staged rollout to 5 %, then half, then everyone',
 ];
 const FIXES = [
   'added a regression test that reproduces it',
@@ -439,8 +439,16 @@ for (const text of GLOBAL_UNANSWERABLE) queries.push({ text, project: pick(PROJE
 
 const numbered: Query[] = shuffle(queries).map((q, i) => ({ id: `q${String(i + 1).padStart(3, '0')}`, ...q }));
 const line = (q: Query) => `${JSON.stringify({ id: q.id, text: q.text, project: q.project, relevant: q.relevant, kind: q.kind })}\n`;
-writeFileSync(join(out, 'queries-dev.jsonl'), numbered.filter((_, i) => i % 2 === 0).map(line).join(''));
-writeFileSync(join(out, 'queries-test.jsonl'), numbered.filter((_, i) => i % 2 === 1).map(line).join(''));
+// Half of each kind to each side, so dev and test ask the same mix.
+const side = new Map<string, number>();
+const isDev = (q: Query) => {
+  const n = side.get(q.kind) ?? 0;
+  side.set(q.kind, n + 1);
+  return n % 2 === 0;
+};
+const devIds = new Set(numbered.filter(isDev).map((q) => q.id));
+writeFileSync(join(out, 'queries-dev.jsonl'), numbered.filter((q) => devIds.has(q.id)).map(line).join(''));
+writeFileSync(join(out, 'queries-test.jsonl'), numbered.filter((q) => !devIds.has(q.id)).map(line).join(''));
 
 const count = (kind: Query['kind']) => numbered.filter((q) => q.kind === kind).length;
 process.stderr.write(

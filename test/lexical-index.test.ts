@@ -26,8 +26,10 @@ describe('the BM25 index file', () => {
     expect(loose.map((m) => [m.id, m.score])).toEqual([['a', 1.541], ['b', 0.421]]);
   });
 
-  it('requires 2 shared words, 15 % of a long prompt\'s words, never more than 4', () => {
-    expect([2, 3, 13, 14, 20, 27, 100].map((n) => requiredShared(n))).toEqual([2, 2, 2, 3, 3, 4, 4]);
+  it('requires 3 shared words (2 in the seed), 15 % of a long prompt\'s words, never more than 4 nor than the prompt has', () => {
+    expect([1, 2, 3, 4, 20, 27, 100].map((n) => requiredShared(n))).toEqual([1, 2, 3, 3, 3, 4, 4]);
+    expect([2, 3, 13, 14, 20, 27].map((n) => requiredShared(n, { minShared: 2, shareOfWords: 0.15, maxShared: 4 }))).toEqual([2, 2, 2, 3, 3, 4]);
+    expect([2, 3, 4].map((n) => requiredShared(n, { minShared: 3, shareOfWords: 0.15, maxShared: 4 }))).toEqual([2, 3, 3]);
   });
 
   it('finds every word of a larger index by binary search, and ranks as the index in memory does', () => {
@@ -46,8 +48,9 @@ describe('the BM25 index file', () => {
     expect(file.postings('zzzz')).toEqual([]);
     for (const prompt of ['alpha beta gamma', 'fetchUserData3 naïve überall', 'body text 17 kappa', 'lambda mu theta iota', '数据库 body text']) {
       const words = queryWords(prompt);
-      const expected = rankPostings(words, (w) => memory.terms.find(([t]) => t === w)?.[1] ?? []).map((h) => [memory.docs[h.doc]!.id, h.score / 1000]);
-      expect(file.search(words).map((m) => [m.id, m.score]), prompt).toEqual(expected);
+      const rule = { minShared: 2, shareOfWords: 0.15, maxShared: 4 };
+      const expected = rankPostings(words, (w) => memory.terms.find(([t]) => t === w)?.[1] ?? [], rule).map((h) => [memory.docs[h.doc]!.id, h.score / 1000]);
+      expect(file.search(words, { rule }).map((m) => [m.id, m.score]), prompt).toEqual(expected);
       expect(expected.length, prompt).toBeGreaterThan(0);
     }
     const top = file.search(queryWords('body text 10'), { limit: 1 })[0];

@@ -51,7 +51,7 @@ describe('the recall index projection', () => {
     await (await h.runner()).catchUp();
     expect(ids(h, 'postgres vacuum')).toEqual(['pg']);
     expect(ids(h, 'bulk settlements import')).toEqual(['pg']);
-    expect(ids(h, 'pgbouncer connection limits')).toEqual(['tag']);
+    expect(ids(h, 'pgbouncer connection pooling')).toEqual(['tag']);
     expect(ids(h, 'ledger postgres')).toEqual([]);
     expect(ids(h, 'commit messages', '')).toEqual(['glob']);
     expect(ids(h, 'commit messages')).toEqual([]);
@@ -65,7 +65,7 @@ describe('the recall index projection', () => {
     await (await h.runner()).catchUp();
     expect(ids(h, 'postgres vacuum').sort()).toEqual(['pg', 'prov']);
     expect(ids(h, 'ledger postgres')).toEqual(['old']);
-    expect(ids(h, 'pgbouncer connection limits')).toEqual([]);
+    expect(ids(h, 'pgbouncer connection pooling')).toEqual([]);
     await h.close();
   });
 

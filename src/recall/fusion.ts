@@ -71,20 +71,31 @@ export interface CutOptions {
   readonly ratio?: number;
   /** At most this many. Default 3. */
   readonly limit?: number;
+  /**
+   * How much strength counts: the fused score is multiplied by strength to this power. Default 1
+   * (DESIGN.md: multiplied by strength); 0 ignores strength. Rank fusions give scores that differ
+   * little between ranks, so at 1 a strong but loosely matching memory can outrank the match.
+   */
+  readonly strengthExponent?: number;
 }
 
-export const DEFAULT_CUT = Object.freeze({ ratio: 0.5, limit: 3 });
+export const DEFAULT_CUT = Object.freeze({ ratio: 0.5, limit: 3, strengthExponent: 1 });
 
 /**
- * The final list: each fused score multiplied by the memory's strength (confidence, decayed),
- * then what falls below `ratio` of the best dropped, then the top `limit`. A memory with no
+ * The final list: each fused score multiplied by the memory's strength (confidence, decayed) to
+ * the power `strengthExponent`, then what falls below `ratio` of the best dropped, then the top
+ * `limit`. A memory with no
  * strength (0) is never recalled.
  */
 export function finalCut(fused: readonly Fused[], strengthOf: (id: string) => number, options: CutOptions = {}): Fused[] {
   const ratio = options.ratio ?? DEFAULT_CUT.ratio;
   const limit = options.limit ?? DEFAULT_CUT.limit;
+  const exponent = options.strengthExponent ?? DEFAULT_CUT.strengthExponent;
   const weighed = fused
-    .map((item) => ({ ...item, score: item.score * strengthOf(item.id) }))
+    .map((item) => {
+      const strength = strengthOf(item.id);
+      return { ...item, score: strength > 0 ? item.score * strength ** exponent : 0 };
+    })
     .filter((item) => item.score > 0)
     .sort(byScore);
   const best = weighed[0]?.score ?? 0;

@@ -147,6 +147,17 @@ export class LexicalIndexFile {
   }
 }
 
+/**
+ * Searches several directories' indexes (a project's and the global one) as one list, best
+ * first, ties by id. Each file ranks with its own statistics: a word rare in one directory weighs
+ * more there, as it should for the memories it picks out.
+ */
+export function searchIndexes(files: readonly LexicalIndexFile[], words: readonly string[], options: { limit?: number; rule?: MatchRule } = {}): LexicalMatch[] {
+  const all = files.flatMap((file) => file.search(words, { ...(options.rule ? { rule: options.rule } : {}) }));
+  all.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return all.slice(0, options.limit ?? all.length);
+}
+
 function isHeader(value: unknown): value is LexicalIndexHeader {
   if (typeof value !== 'object' || value === null) return false;
   const h = value as Record<string, unknown>;

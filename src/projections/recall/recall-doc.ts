@@ -13,12 +13,14 @@ const ABOUT_FIELDS: ReadonlySet<string> = new Set(['tags', 'keywords', 'aliases'
 const ABOUT_LIMIT = 50;
 
 /** Whether recall may ever return it: active, not archived (provisional and superseded never). */
-export function isRecallable(row: MemoryRow): boolean {
+export function isRecallable(row: Pick<MemoryRow, 'status' | 'archived'>): boolean {
   return row.status === 'active' && row.archived === undefined;
 }
 
-/** What the lexical index reads of a memory. */
-export function recallDoc(row: MemoryRow): LexicalDoc {
+/** What the lexical index reads of a memory: a row, or a memory file and its sidecar (the evaluation). */
+export type RecallSource = Pick<MemoryRow, 'id' | 'file' | 'name' | 'description' | 'body' | 'type' | 'tier' | 'confidence' | 'lastReinforced' | 'extra' | 'graph'>;
+
+export function recallDoc(row: RecallSource): LexicalDoc {
   const halfLife = halfLifeDays(row);
   return {
     id: row.id,
@@ -34,7 +36,7 @@ export function recallDoc(row: MemoryRow): LexicalDoc {
 }
 
 /** The entities its graph sidecar names, then its keywords, tags and aliases. */
-function aboutWords(row: MemoryRow): string[] {
+function aboutWords(row: RecallSource): string[] {
   const words: string[] = (row.graph?.entities ?? []).map((entity) => entity.name);
   const add = (value: YamlValue) => {
     if (words.length >= ABOUT_LIMIT + (row.graph?.entities.length ?? 0)) return;
