@@ -1,15 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isEngramError } from '../src/errors.js';
 import { buildBm25, DEFAULT_BM25, rankPostings, requiredShared, type LexicalDoc } from '../src/recall/bm25.js';
 import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
 import { queryWords } from '../src/recall/query-words.js';
 
+const dir = mkdtempSync(join(tmpdir(), 'engram-lexical-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const doc = (id: string, name: string, more: Partial<LexicalDoc> = {}): LexicalDoc => ({
   id, file: `${id}.md`, name, description: '', body: '', entities: [], confidence: 0.8, lastReinforced: '2026-11-01T00:00:00.000Z', halfLifeDays: 90, ...more,
 });
 const nameOnly = { k1: 1.2, b: 0.75, fieldWeights: { name: 1, description: 0, entities: 0, body: 0 } };
 const where = { dir: 'projects/-home-dev-app/memory', project: '/home/dev/app', asOf: '2026-11-02T00:00:00.000Z' };
-const open = (docs: LexicalDoc[], params = nameOnly) => new LexicalIndexFile(Buffer.from(serializeLexicalIndex(buildBm25(docs, params), where)));
+const open = (docs: LexicalDoc[], params = nameOnly) => LexicalIndexFile.fromBytes(Buffer.from(serializeLexicalIndex(buildBm25(docs, params), where)));
 
 describe('the BM25 index file', () => {
   const docs = [doc('a', 'postgres vacuum'), doc('b', 'postgres replication lag'), doc('c', 'redis eviction')];
@@ -42,7 +47,7 @@ describe('the BM25 index file', () => {
       }),
     );
     const memory = buildBm25(many);
-    const file = new LexicalIndexFile(Buffer.from(serializeLexicalIndex(memory, where)));
+    const file = LexicalIndexFile.fromBytes(Buffer.from(serializeLexicalIndex(memory, where)));
     for (const [term, postings] of memory.terms) expect(file.postings(term).map(([, score]) => score), term).toEqual(postings.map(([, score]) => score));
     expect(file.postings('aaaa')).toEqual([]);
     expect(file.postings('zzzz')).toEqual([]);
@@ -56,6 +61,17 @@ describe('the BM25 index file', () => {
     const top = file.search(queryWords('body text 10'), { limit: 1 })[0];
     expect(top).toMatchObject({ id: 'm010', halfLifeDays: null, shared: 3 });
     expect(file.header).toMatchObject({ ...where, docCount: 300 });
+    // On disk, read piece by piece as the hook reads it: the same answers.
+    const path = join(dir, 'index.bm25');
+    writeFileSync(path, serializeLexicalIndex(memory, where));
+    const onDisk = LexicalIndexFile.open(path);
+    try {
+      for (const [term] of memory.terms) expect(onDisk.postings(term), term).toEqual(file.postings(term));
+      for (const prompt of ['alpha beta gamma', 'body text 10', 'fetchUserData3 naïve']) expect(onDisk.search(queryWords(prompt))).toEqual(file.search(queryWords(prompt)));
+      expect(onDisk.postings('x'.repeat(200))).toEqual([]);
+    } finally {
+      onDisk.close();
+    }
   });
 
   it('indexes name, description, entities and body, weighted, identifiers split and whole', () => {
@@ -78,13 +94,13 @@ describe('the BM25 index file', () => {
     for (const bytes of ['', 'hello', '{"format":"other"}\n', `${JSON.stringify({ format: 'engram-lexical-index', formatVersion: 99 })}\n`]) {
       let error: unknown;
       try {
-        new LexicalIndexFile(Buffer.from(bytes));
+        LexicalIndexFile.fromBytes(Buffer.from(bytes));
       } catch (err) {
         error = err;
       }
       expect(isEngramError(error, 'RECALL_INDEX_INVALID'), bytes).toBe(true);
     }
     const good = serializeLexicalIndex(buildBm25(docs), where);
-    expect(() => new LexicalIndexFile(Buffer.from(good.slice(0, good.indexOf('\n') + 10)))).toThrow(/shorter than its header/);
+    expect(() => LexicalIndexFile.fromBytes(Buffer.from(good.slice(0, good.indexOf('\n') + 10)))).toThrow(/shorter than its header/);
   });
 });

@@ -29,7 +29,7 @@ const proposed = (memoryId: string, name: string, body: string, more: Record<str
 
 const indexOf = (h: Harness, where = project) => {
   const path = join(h.roots.views, 'recall', `${where === '' ? 'global' : projectSlug(where)}.bm25`);
-  return existsSync(path) ? new LexicalIndexFile(readFileSync(path)) : undefined;
+  return existsSync(path) ? LexicalIndexFile.fromBytes(readFileSync(path)) : undefined;
 };
 const ids = (h: Harness, prompt: string, where = project) => indexOf(h, where)?.search(queryWords(prompt)).map((m) => m.id) ?? [];
 

@@ -1,21 +1,26 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { EngramError } from '../errors.js';
 import { DEFAULT_MATCH_RULE, rankPostings, type Bm25Index, type MatchRule, type Posting } from './bm25.js';
+import { MAX_WORD_BYTES } from './query-words.js';
 
 /**
- * The lexical index as one file, made to be queried by a hook process that has just started:
- * it is read as bytes and never parsed whole. A query decodes only the lines of its words and of
- * the memories they hit, so its cost grows with the query, not with the number of memories.
+ * The lexical index as one file, made to be queried by a hook process that has just started: a
+ * query reads the header, a few small pieces of the dictionary, its words' postings and the lines
+ * of the memories it returns, never the whole file. Its cost grows with the query, not with the
+ * number of memories.
  *
- * Layout, `\n`-separated:
- *   1. a header: JSON (format, formatVersion, where the sections are, the parameters);
+ * Layout:
+ *   1. a header line: JSON (format, formatVersion, the sections' sizes, where it came from);
  *   2. one line per memory: a JSON array [id, file, name, description, confidence,
  *      lastReinforced, halfLifeDays | null];
- *   3. one line per word, in UTF-8 byte order: `word\tdoc:score,doc:score…`, where doc is the
- *      byte offset of the memory's line in section 2 and score its share in thousandths, both
- *      base 36. Words never hold a tab or a newline (see query-words.ts), so a binary search
- *      over the lines finds a word with O(log words) comparisons of bytes.
+ *   3. the dictionary, one line per word in UTF-8 byte order: `word\tstart\tlength`, where its
+ *      postings are in section 4 (base 36). Words hold no tab or newline and are at most
+ *      MAX_WORD_BYTES (query-words.ts), so a line is short and a binary search over the section
+ *      reads one small window per step;
+ *   4. postings, one run per word: `doc:score,doc:score…`, doc the byte offset of the memory's
+ *      line in section 2 and score its share in thousandths, both base 36.
  *
- * Hook-safe: Node built-ins only (Buffer), no zod. The header is checked by hand.
+ * Hook-safe: Node built-ins only, no zod (the header is checked by hand).
  */
 
 export const LEXICAL_INDEX_FORMAT = 'engram-lexical-index';
@@ -23,6 +28,10 @@ export const LEXICAL_INDEX_FORMAT = 'engram-lexical-index';
 export const LEXICAL_INDEX_FORMAT_VERSION = 1;
 /** Longest description a line keeps: enough for the line of context a hook prints. */
 const DESCRIPTION_CHARS = 300;
+/** Longest header a reader accepts. */
+const HEADER_BYTES = 4096;
+/** A dictionary line is at most a word, two tabs, two numbers and a newline: a window holds the rest of one and the next. */
+const WINDOW = 4 * (MAX_WORD_BYTES + 32);
 
 export interface LexicalIndexHeader {
   readonly format: typeof LEXICAL_INDEX_FORMAT;
@@ -34,8 +43,9 @@ export interface LexicalIndexHeader {
   /** The time of the latest event the index reflects. */
   readonly asOf: string;
   readonly docCount: number;
-  /** Bytes of section 2. */
+  /** Bytes of sections 2 and 3. */
   readonly docsBytes: number;
+  readonly termsBytes: number;
 }
 
 /** Writes an index built by buildBm25 in the layout above. Pure: the same index, the same bytes. */
@@ -48,6 +58,18 @@ export function serializeLexicalIndex(index: Bm25Index, where: { dir: string; pr
     docsBytes += Buffer.byteLength(line);
     return line;
   });
+  let postingsBytes = 0;
+  let termsBytes = 0;
+  const termLines: string[] = [];
+  const runs: string[] = [];
+  for (const [term, postings] of index.terms) {
+    const run = `${postings.map(([doc, score]) => `${offsets[doc]!.toString(36)}:${score.toString(36)}`).join(',')}\n`;
+    const line = `${term}\t${postingsBytes.toString(36)}\t${(run.length - 1).toString(36)}\n`;
+    runs.push(run);
+    termLines.push(line);
+    postingsBytes += run.length;
+    termsBytes += Buffer.byteLength(line);
+  }
   const header: LexicalIndexHeader = {
     format: LEXICAL_INDEX_FORMAT,
     formatVersion: LEXICAL_INDEX_FORMAT_VERSION,
@@ -56,9 +78,9 @@ export function serializeLexicalIndex(index: Bm25Index, where: { dir: string; pr
     asOf: where.asOf,
     docCount: index.docs.length,
     docsBytes,
+    termsBytes,
   };
-  const termLines = index.terms.map(([term, postings]) => `${term}\t${postings.map(([doc, score]) => `${offsets[doc]!.toString(36)}:${score.toString(36)}`).join(',')}\n`);
-  return `${JSON.stringify(header)}\n${docLines.join('')}${termLines.join('')}`;
+  return `${JSON.stringify(header)}\n${docLines.join('')}${termLines.join('')}${runs.join('')}`;
 }
 
 /** A memory the lexical index recalled. */
@@ -76,29 +98,75 @@ export interface LexicalMatch {
   readonly halfLifeDays: number | null;
 }
 
-/** An index file, opened: its header read, the rest left as bytes until a query needs them. */
+/** Where the bytes are: in memory, or in a file read piece by piece. */
+interface Bytes {
+  readonly size: number;
+  read(start: number, length: number): Buffer;
+}
+
+type DocLine = [string, string, string, string, number, string, number | null];
+
+/** An index, opened: its header read, the rest read as a query needs it. */
 export class LexicalIndexFile {
   readonly header: LexicalIndexHeader;
-  readonly #bytes: Buffer;
+  readonly #bytes: Bytes;
+  readonly #close: () => void;
   readonly #docsStart: number;
   readonly #termsStart: number;
+  readonly #postingsStart: number;
 
-  /** Throws RECALL_INDEX_INVALID on a file that is not an index of this formatVersion. */
-  constructor(bytes: Buffer) {
-    const end = bytes.indexOf(10);
+  /**
+   * An index file on disk, kept open until close(). Throws RECALL_INDEX_INVALID on a file that is
+   * not an index of this formatVersion, and the system's error when it cannot be read.
+   */
+  static open(path: string): LexicalIndexFile {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const read = (start: number, length: number) => {
+        const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - start)));
+        let done = 0;
+        while (done < buffer.length) {
+          const n = readSync(fd, buffer, done, buffer.length - done, start + done);
+          if (n === 0) break;
+          done += n;
+        }
+        return buffer.subarray(0, done);
+      };
+      return new LexicalIndexFile({ size, read }, () => closeSync(fd));
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** An index held in memory (the evaluation, tests). Throws RECALL_INDEX_INVALID as open() does. */
+  static fromBytes(bytes: Buffer): LexicalIndexFile {
+    return new LexicalIndexFile({ size: bytes.length, read: (start, length) => bytes.subarray(start, start + length) }, () => undefined);
+  }
+
+  private constructor(bytes: Bytes, close: () => void) {
+    const head = bytes.read(0, HEADER_BYTES);
+    const end = head.indexOf(10);
     if (end < 0) throw invalid('no header line');
     let header: unknown;
     try {
-      header = JSON.parse(bytes.toString('utf8', 0, end));
+      header = JSON.parse(head.toString('utf8', 0, end));
     } catch (cause) {
       throw invalid('its header is not JSON', cause);
     }
     if (!isHeader(header)) throw invalid(`not an ${LEXICAL_INDEX_FORMAT} of formatVersion ${LEXICAL_INDEX_FORMAT_VERSION}`);
-    if (end + 1 + header.docsBytes > bytes.length) throw invalid('it is shorter than its header says');
+    if (end + 1 + header.docsBytes + header.termsBytes > bytes.size) throw invalid('it is shorter than its header says');
     this.header = header;
     this.#bytes = bytes;
+    this.#close = close;
     this.#docsStart = end + 1;
-    this.#termsStart = end + 1 + header.docsBytes;
+    this.#termsStart = this.#docsStart + header.docsBytes;
+    this.#postingsStart = this.#termsStart + header.termsBytes;
+  }
+
+  close(): void {
+    this.#close();
   }
 
   /** The memories that share enough of `words` (see MatchRule), best first, at most `limit`. */
@@ -112,39 +180,71 @@ export class LexicalIndexFile {
 
   /** A word's postings, by its memories' offsets; none when the index does not have it. */
   postings(word: string): Posting[] {
-    const line = this.#find(Buffer.from(word));
-    if (!line) return [];
-    const text = this.#bytes.toString('latin1', line.tab + 1, line.end);
-    return text.split(',').map((pair) => {
-      const colon = pair.indexOf(':');
-      return [parseInt(pair.slice(0, colon), 36), parseInt(pair.slice(colon + 1), 36)] as const;
-    });
+    const key = Buffer.from(word);
+    if (key.length > MAX_WORD_BYTES) return [];
+    const entry = this.#find(key);
+    if (!entry) return [];
+    return decodePostings(this.#bytes.read(this.#postingsStart + entry.start, entry.length).toString('latin1'));
   }
 
-  #find(word: Buffer): { tab: number; end: number } | undefined {
-    const bytes = this.#bytes;
+  /** Binary search over the dictionary's lines, one small window read per step. */
+  #find(word: Buffer): { start: number; length: number } | undefined {
     let lo = this.#termsStart;
-    let hi = bytes.length;
+    let hi = this.#postingsStart;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const start = Math.max(lo, bytes.lastIndexOf(10, mid - 1) + 1);
-      let end = bytes.indexOf(10, start);
-      if (end < 0 || end > hi) end = hi;
-      let tab = bytes.indexOf(9, start);
-      if (tab < 0 || tab > end) tab = end;
-      const order = bytes.compare(word, 0, word.length, start, tab);
-      if (order === 0) return { tab, end };
-      if (order < 0) lo = end + 1;
+      // The first line starting at or after mid (mid itself when it is lo, a line start).
+      let start = lo;
+      let window = this.#bytes.read(mid === lo ? lo : mid - 1, WINDOW);
+      if (mid !== lo) {
+        const newline = window.indexOf(10);
+        if (newline >= 0 && mid + newline < hi) {
+          start = mid + newline;
+          window = window.subarray(newline + 1);
+        } else window = this.#bytes.read(lo, WINDOW);
+      }
+      const end = window.indexOf(10);
+      const tab = window.indexOf(9);
+      if (end < 0 || tab < 0 || tab > end) throw invalid(`a dictionary line at byte ${start} is malformed`);
+      const order = window.compare(word, 0, word.length, 0, tab);
+      if (order === 0) {
+        const [startText, lengthText] = window.toString('latin1', tab + 1, end).split('\t');
+        return { start: parseInt(startText!, 36), length: parseInt(lengthText!, 36) };
+      }
+      if (order < 0) lo = start + end + 1;
       else hi = start;
     }
     return undefined;
   }
 
-  #doc(offset: number): [string, string, string, string, number, string, number | null] {
+  #doc(offset: number): DocLine {
     const start = this.#docsStart + offset;
-    const end = this.#bytes.indexOf(10, start);
-    return JSON.parse(this.#bytes.toString('utf8', start, end)) as [string, string, string, string, number, string, number | null];
+    for (let length = 1024; ; length *= 4) {
+      const chunk = this.#bytes.read(start, length);
+      const end = chunk.indexOf(10);
+      if (end >= 0) return JSON.parse(chunk.toString('utf8', 0, end)) as DocLine;
+      if (chunk.length < length) throw invalid(`the memory line at byte ${start} is cut short`);
+    }
   }
+}
+
+/** `doc:score,…` in base 36, decoded without splitting: the longest runs have a posting per memory. */
+function decodePostings(text: string): Posting[] {
+  const out: Posting[] = [];
+  let doc = 0;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58 /* : */) {
+      doc = value;
+      value = 0;
+    } else if (c === 44 /* , */) {
+      out.push([doc, value]);
+      value = 0;
+    } else value = value * 36 + (c <= 57 ? c - 48 : c - 87);
+  }
+  if (text.length > 0) out.push([doc, value]);
+  return out;
 }
 
 /**
@@ -161,15 +261,16 @@ export function searchIndexes(files: readonly LexicalIndexFile[], words: readonl
 function isHeader(value: unknown): value is LexicalIndexHeader {
   if (typeof value !== 'object' || value === null) return false;
   const h = value as Record<string, unknown>;
+  const size = (x: unknown) => Number.isInteger(x) && (x as number) >= 0;
   return (
     h.format === LEXICAL_INDEX_FORMAT &&
     h.formatVersion === LEXICAL_INDEX_FORMAT_VERSION &&
     typeof h.dir === 'string' &&
     typeof h.project === 'string' &&
     typeof h.asOf === 'string' &&
-    Number.isInteger(h.docCount) &&
-    Number.isInteger(h.docsBytes) &&
-    (h.docsBytes as number) >= 0
+    size(h.docCount) &&
+    size(h.docsBytes) &&
+    size(h.termsBytes)
   );
 }
 

@@ -18,6 +18,11 @@ import { stem } from '../memories/similarity.js';
 
 /** The most distinct words one text gives: a 10,000-word prompt asks with its first ones. */
 export const MAX_QUERY_WORDS = 256;
+/**
+ * Longest word kept, in UTF-8 bytes: a longer identifier is kept only as its parts, and a longer
+ * part (a hash, a blob) not at all. It bounds a line of the index's dictionary (lexical-index.ts).
+ */
+export const MAX_WORD_BYTES = 64;
 /** Recall needs at least this many content words: one word says too little about the topic. */
 export const MIN_QUERY_WORDS = 2;
 
@@ -41,13 +46,14 @@ export function analyze(text: string): string[] {
       for (const part of piece[0].split(CAMEL)) {
         const word = part.toLowerCase();
         if (word.length < 2 && !DIGITS.test(word)) continue;
-        if (STOP_WORDS.has(word)) continue;
+        if (STOP_WORDS.has(word) || Buffer.byteLength(word) > MAX_WORD_BYTES) continue;
         parts.push(ASCII_WORD.test(word) ? stem(word) : word);
       }
     }
     const whole = raw.toLowerCase();
     // An identifier (more than one part) is also a word of its own, unstemmed.
-    if (parts.length > 1 || (parts.length === 1 && whole !== parts[0] && isIdentifier(raw))) words.push(whole);
+    const identifier = parts.length > 1 || (parts.length === 1 && whole !== parts[0] && isIdentifier(raw));
+    if (identifier && Buffer.byteLength(whole) <= MAX_WORD_BYTES) words.push(whole);
     words.push(...parts);
   }
   return words;
