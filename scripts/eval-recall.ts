@@ -28,7 +28,7 @@ export function indexFiles(set: EvalSet): Map<string, LexicalIndexFile> {
   const files = new Map<string, LexicalIndexFile>();
   for (const [slug, docs] of set.dirs) {
     const text = serializeLexicalIndex(buildBm25(docs), { dir: slug, project: slug, asOf: EVAL_NOW.toISOString() });
-    files.set(slug, new LexicalIndexFile(Buffer.from(text)));
+    files.set(slug, LexicalIndexFile.fromBytes(Buffer.from(text)));
   }
   return files;
 }
