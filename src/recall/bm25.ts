@@ -134,6 +134,9 @@ export function requiredShared(queryWordCount: number, rule: MatchRule = DEFAULT
   return Math.min(queryWordCount, rule.maxShared, Math.max(rule.minShared, Math.ceil(rule.shareOfWords * queryWordCount)));
 }
 
+/** More than a prompt's distinct words (MAX_QUERY_WORDS) can ever be. */
+const SHARED_SPAN = 1024;
+
 export interface LexicalHit {
   /** The document's handle in its index (a position, or an offset in the file). */
   readonly doc: number;
@@ -149,17 +152,16 @@ export interface LexicalHit {
  */
 export function rankPostings(words: readonly string[], postingsOf: (word: string) => Iterable<Posting>, rule: MatchRule = DEFAULT_MATCH_RULE): LexicalHit[] {
   const need = requiredShared(words.length, rule);
-  const scores = new Map<number, { score: number; shared: number }>();
+  // Score and count in one integer (score × SHARED_SPAN + shared): no object per memory touched,
+  // which is most of a query's cost when a word is in many memories.
+  const acc = new Map<number, number>();
   for (const word of new Set(words)) {
-    for (const [doc, score] of postingsOf(word)) {
-      const hit = scores.get(doc);
-      if (hit) {
-        hit.score += score;
-        hit.shared++;
-      } else scores.set(doc, { score, shared: 1 });
-    }
+    for (const [doc, score] of postingsOf(word)) acc.set(doc, (acc.get(doc) ?? 0) + score * SHARED_SPAN + 1);
   }
   const hits: LexicalHit[] = [];
-  for (const [doc, { score, shared }] of scores) if (shared >= need) hits.push({ doc, score, shared });
+  for (const [doc, packed] of acc) {
+    const shared = packed % SHARED_SPAN;
+    if (shared >= need) hits.push({ doc, score: (packed - shared) / SHARED_SPAN, shared });
+  }
   return hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
 }
