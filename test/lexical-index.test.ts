@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isEngramError } from '../src/errors.js';
 import { buildBm25, DEFAULT_BM25, rankPostings, requiredShared, type LexicalDoc } from '../src/recall/bm25.js';
@@ -102,5 +103,16 @@ describe('the BM25 index file', () => {
     }
     const good = serializeLexicalIndex(buildBm25(docs), where);
     expect(() => LexicalIndexFile.fromBytes(Buffer.from(good.slice(0, good.indexOf('\n') + 10)))).toThrow(/shorter than its header/);
+  });
+
+  it('bundles for a hook with Node built-ins alone: no zod, no YAML, no LevelDB', async () => {
+    const entry = join(dir, 'hook-entry.ts');
+    writeFileSync(entry, `import { LexicalIndexFile } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'recall', 'lexical-index.ts'))};\nimport { queryWords } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'recall', 'query-words.ts'))};\nconsole.log(LexicalIndexFile.open(process.argv[2]).search(queryWords(process.argv[3])).length);\n`);
+    const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((path) => path.includes('node_modules'))).toEqual([]);
+    const loaded = [...result.outputFiles[0]!.text.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+    expect(loaded.length).toBeGreaterThan(0);
+    for (const name of loaded) expect(name).toMatch(/^node:/);
   });
 });
