@@ -58,6 +58,9 @@ export function strengths(set: EvalSet): (id: string) => number {
   return (id) => byId.get(id) ?? 0;
 }
 
+/** The signals DESIGN.md's recall fuses: each gets a line, built or not, so a missing one shows. */
+const SIGNAL_SLOTS = ['bm25', 'vector', 'graph'];
+
 /** The fusions the evaluation compares; weights per signal name (a missing signal is ignored). */
 const FUSIONS: ReadonlyArray<{ name: string; fuse: (lists: readonly SignalList[]) => Fused[] }> = [
   { name: 'plain RRF (k 60)', fuse: plainRrf },
@@ -116,6 +119,7 @@ export async function runEval(root: string, extraSignals: (set: EvalSet) => Rank
     const pad = ' '.repeat(half.length + 2);
     lines.push('', `${half}: ${METRICS_HEADER}`);
     for (const signal of signals) lines.push(`${pad}${metricsRow(`${signal.name} alone`, await evaluate(queries, signal))}`);
+    for (const name of SIGNAL_SLOTS.filter((slot) => !signals.some((signal) => signal.name === slot))) lines.push(`${pad}${`${name} alone`.padEnd(40)}   (no ranker yet: pass one to runEval)`);
     for (const fusion of FUSIONS) {
       const ranker = pipelineRanker({ name: fusion.name, signals, fuse: fusion.fuse, strengthOf, cut: chosen.cut });
       lines.push(`${pad}${metricsRow(`pipeline, ${fusion.name}`, await evaluate(queries, ranker))}`);
