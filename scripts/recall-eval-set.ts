@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { EngramError } from '../src/errors.js';
+import { graphSchema } from '../src/events/distill-events.js';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectSlug } from '../src/paths.js';
 import { isRecallable, recallDoc } from '../src/projections/recall/recall-doc.js';
@@ -25,11 +26,8 @@ const Query = z.object({
   relevant: z.array(z.string()),
   kind: z.enum(['lexical', 'paraphrase', 'entity', 'none']),
 });
-const Sidecar = z.object({
-  memoryId: z.string(),
-  entities: z.array(z.object({ name: z.string(), type: z.string() })),
-  relations: z.array(z.object({ src: z.string(), rel: z.string(), dst: z.string() })),
-});
+/** A graph sidecar as the memories projection writes it: the memory's id and file, then its graph. */
+const Sidecar = z.extend(graphSchema, { memoryId: z.string(), file: z.string() });
 
 /** The directory slug a query's project reads, then the global one. */
 export function dirsFor(project: string): [string, string] {
@@ -47,7 +45,7 @@ export function loadEvalSet(root: string): EvalSet {
       const id = parsed.extra.metadata.find((field) => field.key === 'memory_id')?.value;
       if (typeof id !== 'string') throw new EngramError('MEMORY_FILE_INVALID', `${slug}/${file}: no memory_id`);
       const sidecarPath = join(dir, '_graph', `${file}.json`);
-      const graph = existsSync(sidecarPath) ? parseWith(Sidecar, readFileSync(sidecarPath, 'utf8'), sidecarPath) : undefined;
+      const sidecar = existsSync(sidecarPath) ? parseWith(Sidecar, readFileSync(sidecarPath, 'utf8'), sidecarPath) : undefined;
       const source = {
         id,
         file,
@@ -59,7 +57,7 @@ export function loadEvalSet(root: string): EvalSet {
         confidence: parsed.confidence ?? 0.5,
         lastReinforced: parsed.last_reinforced ?? parsed.created ?? '',
         extra: parsed.extra,
-        graph: graph as never,
+        graph: sidecar && { entities: sidecar.entities, relations: sidecar.relations },
         status: parsed.status ?? 'active',
         archived: undefined,
       };
