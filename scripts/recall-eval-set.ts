@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { EngramError } from '../src/errors.js';
-import { graphSchema } from '../src/events/distill-events.js';
+import { DistillGraph } from '../src/distill/distill-answer-schema.js';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectSlug } from '../src/paths.js';
 import { isRecallable, recallDoc } from '../src/projections/recall/recall-doc.js';
@@ -27,7 +27,7 @@ const Query = z.object({
   kind: z.enum(['lexical', 'paraphrase', 'entity', 'none']),
 });
 /** A graph sidecar as the memories projection writes it: the memory's id and file, then its graph. */
-const Sidecar = z.extend(graphSchema, { memoryId: z.string(), file: z.string() });
+const Sidecar = z.extend(DistillGraph, { memoryId: z.string(), file: z.string() });
 
 /** The directory slug a query's project reads, then the global one. */
 export function dirsFor(project: string): [string, string] {
