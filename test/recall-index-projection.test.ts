@@ -69,7 +69,7 @@ describe('the recall index projection', () => {
     await h.close();
   });
 
-  it('indexes the entities a memory\'s graph sidecar names', async () => {
+  it('indexes the entities a memory\'s graph sidecar names, from the distiller or a later backfill', async () => {
     const h = await projectionHarness(freshDir());
     const answer = {
       episode: { name: 'Fixed the double charge', description: 'a retry charged twice', body: 'Idempotency keys now go with every retry.', graph: { entities: [{ name: 'stripe-webhooks', type: 'service' }, { name: 'Dana', type: 'person' }], relations: [] } },
@@ -79,6 +79,13 @@ describe('the recall index projection', () => {
     await (await h.runner()).catchUp();
     expect(ids(h, 'what did Dana say about stripe-webhooks?')).toHaveLength(1);
     expect(ids(h, 'stripe webhooks')).toHaveLength(1);
+    // A memory that had no graph gets one later (`engram graph backfill`): its entities are indexed then.
+    await h.log.append([
+      proposed('plain', 'Nightly settlement job', 'runs at 02:00 UTC\n', {}, '2026-11-21T10:00:00.000Z'),
+      event('MemoryGraphed', { memoryId: 'plain', graph: { entities: [{ name: 'settlement-cron', type: 'service' }], relations: [] } }, '2026-11-22T10:00:00.000Z'),
+    ]);
+    await (await h.runner()).catchUp();
+    expect(ids(h, 'settlement-cron failing')).toEqual(['plain']);
     await h.close();
   });
 
