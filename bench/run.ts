@@ -21,6 +21,7 @@ import { hookBench } from './hook-bench.js';
 import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
 import { transcriptBench } from './transcript-bench.js';
+import { recallIndexBench } from './recall-index-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -34,6 +35,7 @@ try {
   await benchFlatCost();
   benchRedaction();
   benchTranscript();
+  benchRecallIndex();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -43,6 +45,21 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+function benchRecallIndex(): void {
+  const results = recallIndexBench(scratch, [1_000, 10_000, 100_000]);
+  const base = results[0]!;
+  for (const result of results) {
+    const of = (ms: number) => `${ms.toFixed(2)} ms`;
+    rows.push({
+      what: `recall: lexical index, ${result.size.toLocaleString('en')} memories vs 1,000`,
+      ratio: result.medianMs / base.medianMs,
+      target: 'reported',
+      ok: true,
+      detail: `read + open + query, median ${of(result.medianMs)}, p95 ${of(result.p95Ms)} (1,000: ${of(base.medianMs)}, p95 ${of(base.p95Ms)}); file ${(result.fileBytes / 1e6).toFixed(1)} MB`,
+    });
+  }
+}
 
 function benchRedaction(): void {
   const r = redactionBench();

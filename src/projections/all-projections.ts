@@ -7,6 +7,7 @@ import { rowsOnlySink, type Projection } from './projector.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
 import { isStatsFile } from './stats-render.js';
+import { materializeRecallIndex, recallIndexProjector } from './recall/recall-index.js';
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
 
@@ -27,6 +28,7 @@ export function allProjections(roots: ProjectionRoots): Projection[] {
     { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) },
     { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
+    { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
   ];
   return projections as unknown as Projection[];
 }

@@ -17,3 +17,8 @@ export function traceViewPath(project: string): string {
 export function summaryViewPath(project: string): string {
   return `summary/${project === '' ? 'global' : projectSlug(project)}.md`;
 }
+
+/** A memory directory's lexical recall index (lexical-index.ts), named as its summary is. */
+export function recallIndexViewPath(project: string): string {
+  return `recall/${project === '' ? 'global' : projectSlug(project)}.bm25`;
+}
