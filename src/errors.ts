@@ -21,6 +21,9 @@ export type ErrorCode =
   | 'MEMORY_FILE_INVALID'
   | 'MEMORY_FILE_UNWRITABLE'
   | 'MEMORY_DIR_UNREADABLE'
+  | 'EMBEDDER_UNAVAILABLE'
+  | 'EMBEDDING_INVALID'
+  | 'VECTORS_UNAVAILABLE'
   | 'USAGE';
 
 export class EngramError extends Error {
