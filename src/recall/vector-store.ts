@@ -75,16 +75,16 @@ export class VectorStore {
   }
 
   async count(): Promise<number> {
-    const table = await this.#table(false);
-    return table ? table.countRows() : 0;
+    return this.#read(async (table) => (table ? table.countRows() : 0));
   }
 
   /** Every row, sorted by id (for tests and checks; a user's table is small). */
   async rows(): Promise<VectorRow[]> {
-    const table = await this.#table(false);
-    if (!table) return [];
-    const rows = (await table.query().toArray()) as Array<Record<string, unknown>>;
-    return rows.map(fromLance).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return this.#read(async (table) => {
+      if (!table) return [];
+      const rows = (await table.query().toArray()) as Array<Record<string, unknown>>;
+      return rows.map(fromLance).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
   }
 
   /**
@@ -92,16 +92,18 @@ export class VectorStore {
    * (brute force: a user's few thousand memories need no index), best first.
    */
   async nearest(vector: Float32Array, options: { project: string; limit: number }): Promise<VectorHit[]> {
-    const table = await this.#table(false);
-    if (!table || options.limit <= 0) return [];
-    const projects = [...new Set([options.project, ''])].map(sqlString).join(', ');
-    const found = (await table
-      .vectorSearch(Array.from(vector))
-      .distanceType('cosine')
-      .where(`project IN (${projects})`)
-      .select(['id'])
-      .limit(options.limit)
-      .toArray()) as Array<{ id: string; _distance: number }>;
+    if (options.limit <= 0) return [];
+    const found = await this.#read(async (table) => {
+      if (!table) return [];
+      const projects = [...new Set([options.project, ''])].map(sqlString).join(', ');
+      return (await table
+        .vectorSearch(Array.from(vector))
+        .distanceType('cosine')
+        .where(`project IN (${projects})`)
+        .select(['id', '_distance'])
+        .limit(options.limit)
+        .toArray()) as Array<{ id: string; _distance: number }>;
+    });
     // Ties (the same text twice) are ordered by id, so a ranking is the same every time.
     return found
       .map((hit) => ({ id: hit.id, cosine: 1 - hit._distance }))
@@ -121,13 +123,28 @@ export class VectorStore {
       try {
         mkdirSync(this.dir, { recursive: true });
         const { connect } = await import('@lancedb/lancedb');
-        return await connect(this.dir);
+        // Strong consistency: a search sees what the sink wrote a moment ago, through any handle.
+        return await connect(this.dir, { readConsistencyInterval: 0 });
       } catch (err) {
         this.#connection = undefined;
         throw new EngramError('VECTORS_UNAVAILABLE', `LanceDB could not open ${this.dir}`, { cause: err });
       }
     })();
     return this.#connection;
+  }
+
+  /**
+   * A read through the open table; when the table was dropped and made again under it (a
+   * rebuild by another handle), the handle is stale: it is opened again and the read retried.
+   */
+  async #read<T>(read: (table: Table | undefined) => Promise<T>): Promise<T> {
+    try {
+      return await read(await this.#table(false));
+    } catch (err) {
+      if (!this.#opened) throw err;
+      this.#opened = undefined;
+      return read(await this.#table(false));
+    }
   }
 
   async #table(create: boolean): Promise<Table | undefined> {
