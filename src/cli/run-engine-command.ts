@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
+import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
@@ -64,7 +65,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
     }
     let engine: Engine;
     try {
-      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock, access: command.access });
+      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock, access: command.access, embedder: embedderChoice(ctx.env ?? process.env) });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
       await new Promise((resolve) => setTimeout(resolve, 150));

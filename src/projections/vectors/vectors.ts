@@ -27,13 +27,15 @@ export interface VectorsSetup {
   dir: string;
   /** The embedder, with the embedding cache in front of it. */
   embedder: Embedder;
+  /** The model's table, when recall shares it. Default: one of the sink's own. */
+  store?: VectorStore;
   /** Rows changed between two compactions of the table. Default 1000. */
   optimizeEvery?: number;
 }
 
 export function vectorsProjection(setup: VectorsSetup): Projection<MemoriesRow> {
   const { embedder } = setup;
-  const store = new VectorStore({ dir: setup.dir, model: embedder.model, dimensions: embedder.dimensions });
+  const store = setup.store ?? new VectorStore({ dir: setup.dir, model: embedder.model, dimensions: embedder.dimensions });
   return { projector: vectorsProjector(embedder.model), sink: new VectorsSink({ store, embedder, optimizeEvery: setup.optimizeEvery }) };
 }
 
