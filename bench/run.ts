@@ -20,6 +20,7 @@ import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
 import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
+import { embedBench } from './embed-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -32,6 +33,7 @@ try {
   await benchRebuild();
   await benchFlatCost();
   benchRedaction();
+  await benchEmbed();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -41,6 +43,21 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchEmbed(): Promise<void> {
+  // The cold side embeds every memory with the real model (about 15 ms each here): minutes at
+  // 10,000 on a busy machine. ENGRAM_BENCH_MEMORIES runs it smaller.
+  const memories = Number(process.env.ENGRAM_BENCH_MEMORIES) || 10_000;
+  const r = await embedBench(join(scratch, 'embed'), memories);
+  const ratio = r.warmMs / r.coldMs;
+  rows.push({
+    what: `vectors rebuild, ${memories.toLocaleString('en')} memories: warm cache vs cold`,
+    ratio,
+    target: '≤ 0.10',
+    ok: ratio <= 0.1 && r.embeddedWarm === 0 && r.rowsWarm === r.rowsCold,
+    detail: `warm ${(r.warmMs / 1000).toFixed(2)} s (${r.embeddedWarm} texts embedded), cold ${(r.coldMs / 1000).toFixed(1)} s (${r.embeddedCold} embedded, ${(r.coldMs / r.embeddedCold).toFixed(1)} ms each); ${r.rowsWarm} rows after both`,
+  });
+}
 
 function benchRedaction(): void {
   const r = redactionBench();
