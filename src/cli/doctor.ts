@@ -72,6 +72,9 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
       for (const path of edited) say(false, `${path} was changed by someone since engram wrote it, so engram leaves it alone`);
       for (const path of foreign) say(false, `${path} was not written by engram, so engram leaves it alone; rename it to let engram write its own`);
     }
+    for (const failed of facts.distill?.failed ?? []) {
+      say(false, `distilling session ${failed.session} (${failed.project}) failed twice, last at ${failed.at} (${failed.reason}); \`engram distill --session ${failed.session}\` tries again`);
+    }
   }
 
   const installed = await isInstalled(ctx.settingsPath).catch(() => false);

@@ -41,6 +41,9 @@ const USAGE = `engram — long-term memory for Claude Code
                                          the maintenance tick: decay, supersession, claims, hygiene
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
+  engram distill --session ID            distill one session now (again, if it was)
+  engram routes [--project PATH] [--all] [--json]
+  engram routes accept|decline ID        distilled proposals for CLAUDE.md and docs/knowledge/
   engram doctor                          what is wrong, in plain words
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
@@ -106,6 +109,24 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
         options: { now: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, network: { type: 'boolean', default: false } },
       });
       return runEngineCommand('maintain', { now: values.now, dryRun: values['dry-run'], network: values.network }, ctx);
+    }
+    case 'distill': {
+      const { values } = parseArgs({ args: rest, options: { session: { type: 'string' } } });
+      if (!values.session) throw new EngramError('USAGE', 'engram distill --session ID');
+      return runEngineCommand('distill', { session: values.session }, ctx);
+    }
+    case 'routes': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { project: { type: 'string' }, all: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+      });
+      const [sub, routeId] = positionals;
+      if (sub === undefined || sub === 'list') {
+        return runEngineCommand('routes.list', { project: resolve(values.project ?? process.cwd()), all: values.all, json: values.json }, ctx);
+      }
+      if ((sub === 'accept' || sub === 'decline') && routeId) return runEngineCommand(`routes.${sub}`, { routeId }, ctx);
+      throw new EngramError('USAGE', 'engram routes [--project PATH] [--all] [--json] | engram routes accept|decline ID');
     }
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });

@@ -7,8 +7,13 @@ import { engramEvents } from './engram-events.js';
 import type { Envelope, StoredEnvelope } from './envelope.js';
 import { hookEvents } from './hook-events.js';
 import { memoryEvents } from './memory-events.js';
+import { distillEvents } from './distill-events.js';
 
-type KnownDefinition = (typeof hookEvents)[number] | (typeof engramEvents)[number] | (typeof memoryEvents)[number];
+type KnownDefinition =
+  | (typeof hookEvents)[number]
+  | (typeof engramEvents)[number]
+  | (typeof memoryEvents)[number]
+  | (typeof distillEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -24,7 +29,7 @@ export type DomainEvent = KnownDefinition extends infer D
 
 export type EventType = KnownDefinition['type'];
 
-export const knownDefinitions: readonly EventDefinition[] = [...hookEvents, ...engramEvents, ...memoryEvents];
+export const knownDefinitions: readonly EventDefinition[] = [...hookEvents, ...engramEvents, ...memoryEvents, ...distillEvents];
 
 /**
  * Reads events: checks `data` against its type's schema and lifts old schemaVersions through the

@@ -1,4 +1,5 @@
 import { countsProjector } from './counts.js';
+import { distillQueueProjector } from './distill/distill-queue.js';
 import { isMemoryFileOf, materializeMemories, memoryAdopts } from './memories/materialize-memories.js';
 import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
@@ -28,6 +29,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }) },
     { projector: countsProjector, sink: rowsOnlySink },
     { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) },
+    { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];

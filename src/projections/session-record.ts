@@ -25,6 +25,8 @@ export interface SessionRecord {
   readonly lastEventAt: string;
   /** The seq of its latest event: orders sessions by recency without trusting clocks. */
   readonly lastSeq: number;
+  /** The seq the distiller's latest recorded distillation of it covered (the trace keeps it). */
+  readonly distilledThrough?: number;
 }
 
 export const sessionEventTypes = [
@@ -105,5 +107,6 @@ export function nextSessionRecord(r: SessionRecord, event: DomainEvent): Session
     firstEventAt: r.firstEventAt,
     lastEventAt: event.ts,
     lastSeq: event.seq,
+    distilledThrough: r.distilledThrough,
   };
 }

@@ -41,15 +41,25 @@ export interface TraceView {
 export const traceProjector = defineProjector<TraceRow>({
   name: 'trace',
   projectorVersion: 2,
-  handles: sessionEventTypes,
+  handles: [...sessionEventTypes, 'DistillCompleted', 'DistillSkipped'],
   evolve(state, event) {
     if (event.session === '' || event.project === '') return [];
     const sessionKey = SESSION + event.session;
-    const before = (state.get(sessionKey) as SessionRecord | undefined) ?? emptySession(event.session, event.project, event.ts);
-    const record = nextSessionRecord(before, event);
+    const known = state.get(sessionKey) as SessionRecord | undefined;
+    const distillation = event.type === 'DistillCompleted' || event.type === 'DistillSkipped';
+    if (distillation && !known) return [];
+    const before = known ?? emptySession(event.session, event.project, event.ts);
+    // A distillation is not activity: it leaves the session's recency where it was. A skipped
+    // session (too small to distill) has nothing left waiting either.
+    const record = distillation
+      ? { ...before, distilledThrough: Math.max(before.distilledThrough ?? 0, event.data.upToSeq) }
+      : nextSessionRecord(before, event);
     const projectKey = PROJECT + record.project;
     const trace = state.get(projectKey) as ProjectTrace | undefined;
-    const recent = [record, ...(trace?.recent ?? []).filter((other) => other.session !== record.session)].slice(0, RECENT);
+    const earlier = trace?.recent ?? [];
+    const recent = distillation
+      ? earlier.map((other) => (other.session === record.session ? record : other))
+      : [record, ...earlier.filter((other) => other.session !== record.session)].slice(0, RECENT);
     const changes: RowChange<TraceRow>[] = [rowChange(sessionKey, record), rowChange(projectKey, { project: record.project, recent })];
     return changes;
   },
@@ -65,7 +75,7 @@ export function materializeTrace(key: string, row: TraceRow): FileOp[] {
 function renderTrace(project: string, records: readonly SessionRecord[]): string {
   const view: TraceView = {
     project,
-    line: records[0] ? traceLine(records[0], false) : '',
+    line: records[0] ? traceLine(records[0], isDistilled(records[0])) : '',
     sessions: records.map((record) => ({
       session: record.session,
       startedAt: record.startedAt,
@@ -74,9 +84,13 @@ function renderTrace(project: string, records: readonly SessionRecord[]): string
       toolCalls: record.toolCalls,
       toolFailures: record.toolFailures,
       endedCleanly: record.endedCleanly,
-      // The distiller (a later reactor) records SessionDistilled; until then every session waits.
-      distilled: false,
+      distilled: isDistilled(record),
     })),
   };
   return `${JSON.stringify(view, null, 2)}\n`;
+}
+
+/** Distilled as far as its latest activity: a session resumed since waits again. */
+function isDistilled(record: SessionRecord): boolean {
+  return (record.distilledThrough ?? 0) >= record.lastSeq;
 }

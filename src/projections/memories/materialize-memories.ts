@@ -20,12 +20,24 @@ export function materializeMemories(key: string, row: MemoriesRow): FileOp[] {
     const active = `${memory.dir}/${memory.file}`;
     const archived = `${memory.dir}/_archive/${memory.file}`;
     const content = renderMemoryFile(memoryFileContent(memory));
-    return memory.archived
+    const ops: FileOp[] = memory.archived
       ? [{ kind: 'write', path: archived, content }, { kind: 'retire', path: active }]
       : [{ kind: 'write', path: active, content }, { kind: 'retire', path: archived }];
+    // The graph stays beside the memory's name wherever the file is: it says what the memory is about.
+    if (memory.graph) ops.push({ kind: 'write', path: graphSidecarPath(memory.dir, memory.file), content: renderGraphSidecar(memory) });
+    return ops;
   }
   if (isDirKey(key)) return [{ kind: 'memory-index', dir: (row as DirRow).dir, index: memoryIndex(row as DirRow) }];
   return [];
+}
+
+/** `_graph/<file>.json` beside a memory: the entities and relations it names, for the graph projection and recall. */
+export function graphSidecarPath(dir: string, file: string): string {
+  return `${dir}/_graph/${file}.json`;
+}
+
+function renderGraphSidecar(memory: MemoryRow): string {
+  return `${JSON.stringify({ memoryId: memory.id, file: memory.file, ...memory.graph }, null, 2)}\n`;
 }
 
 /** A file someone changed may be rewritten once the memory has taken that content in (a recorded edit, an import). */
@@ -37,10 +49,20 @@ export function memoryAdopts(existingHash: string, row: MemoriesRow): boolean {
 /** A file engram has no record of is this memory's when it names the memory, or is the file it was imported from. */
 export function isMemoryFileOf(existing: string, _key: string, row: MemoriesRow): boolean {
   const memory = row as MemoryRow;
+  if (existing.startsWith('{')) return sidecarOf(existing) === memory.id;
   const hash = contentHash(existing);
   if (hash === memory.sourceHash || hash === memory.editedHash) return true;
   const parsed = parseMemoryFile(existing, memory.file);
   return parsed.extra.metadata.some((field) => field.key === MEMORY_ID_FIELD && field.value === memory.id);
+}
+
+function sidecarOf(text: string): string | undefined {
+  try {
+    const parsed = JSON.parse(text) as { memoryId?: unknown };
+    return typeof parsed.memoryId === 'string' ? parsed.memoryId : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function memoryFileContent(memory: MemoryRow): MemoryFileContent {

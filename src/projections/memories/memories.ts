@@ -7,27 +7,13 @@ import { rowChange, type RowChange } from '../row-change.js';
 import { findSameMemory } from './match-memory.js';
 import { dirEntry, fileNameFor, type DirRow, type HygieneRow, type MemoryRow } from './memory-row.js';
 
-const MEM = 'mem:';
-const DIR = 'dir:';
-/** Every memory directory's key, so a maintenance tick can rescore them all. */
-const DIRS = 'dirs';
-/** When the maintenance tick last ran. */
-export const MAINTAINED = 'maintained';
-const HYGIENE = 'hygiene:';
-export const hygieneKey = (dir: string): string => HYGIENE + dir;
+import { answerRoute, promote } from './promotion-gate.js';
+import { DIRS, MAINTAINED, dirKey, hygieneKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
 
-export type MemoriesRow = MemoryRow | DirRow | HygieneRow | { readonly at: string } | readonly string[];
-
-export const memoryKey = (id: string): string => MEM + id;
-export const dirKey = (dir: string): string => DIR + dir;
-export const isMemoryKey = (key: string): boolean => key.startsWith(MEM);
-export const memoryIdOf = (key: string): string => key.slice(MEM.length);
-export const isDirKey = (key: string): boolean => key.startsWith(DIR);
+export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memory-changes.js';
 
 /** DESIGN.md: a lesson the correction detector found starts active, at this confidence. */
 const CORRECTION_CONFIDENCE = 0.6;
-/** How much a memory's confidence rises each time it is said again. */
-const REINFORCEMENT = 0.1;
 
 /**
  * The memories: one row per memory (its file in Claude Code's memory directory, or in
@@ -42,7 +28,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
-    'HygieneReported',
+    'HygieneReported', 'DistillCompleted', 'RouteAccepted', 'RouteDeclined',
   ],
   evolve(state, event) {
     switch (event.type) {
@@ -137,6 +123,11 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
             : { ...row, verification: { at: event.ts, penalty: data.penalty, missing } },
         );
       }
+      case 'DistillCompleted':
+        return promote(state, event);
+      case 'RouteAccepted':
+      case 'RouteDeclined':
+        return answerRoute(state, event);
       case 'HygieneReported':
         return [rowChange<MemoriesRow>(hygieneKey(event.data.dir), { ...event.data, at: event.ts })];
       default:
@@ -144,81 +135,6 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     }
   },
 });
-
-type Proposal = EventOf<typeof MemoryProposed>['data'];
-
-function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data: Proposal): RowChange<MemoriesRow>[] {
-  if (state.get(memoryKey(data.memoryId))) return [];
-  const global = data.scope === 'global' || event.project === '';
-  const dir = global ? GLOBAL_MEMORY_DIR : projectMemoryDir(event.project);
-  const dirRow = (state.get(dirKey(dir)) as DirRow | undefined) ?? { dir, project: global ? '' : event.project, asOf: event.ts, entries: new Map() };
-  // A lesson said again is the same memory, said once more: not a second file.
-  if (data.origin !== 'import' && data.origin !== 'user') {
-    const same = findSameMemory(dirRow.entries, data.type, data);
-    if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts));
-  }
-  const taken = new Set([...dirRow.entries.values()].map((entry) => entry.file.toLowerCase()));
-  const created = data.created ?? event.ts;
-  const row: MemoryRow = {
-    id: data.memoryId,
-    dir,
-    project: dirRow.project,
-    file: fileNameFor(data.name, data.fileName, taken),
-    name: data.name,
-    description: data.description,
-    type: data.type,
-    tier: data.tier,
-    body: data.body,
-    status: data.status,
-    confidence: data.confidence,
-    reinforced: data.reinforced ?? 0,
-    lastReinforced: data.lastReinforced ?? created,
-    created,
-    modified: event.ts,
-    pinned: data.pinned ?? false,
-    contradicts: data.contradicts ?? [],
-    supersededBy: undefined,
-    supersededAt: undefined,
-    origin: data.origin,
-    originSession: event.session === '' ? undefined : event.session,
-    archived: undefined,
-    extra: (data.extra as MemoryRow['extra'] | undefined) ?? { top: [], metadata: [] },
-    sourceHash: data.sourceHash,
-    editedHash: undefined,
-    verification: undefined,
-  };
-  const changes = withDir(dirRow, row, event.ts);
-  const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];
-  if (!dirs.includes(dirKey(dir))) changes.push(rowChange(DIRS, [...dirs, dirKey(dir)].sort()));
-  return changes;
-}
-
-function reinforce(row: MemoryRow, at: string): MemoryRow {
-  if (row.archived) return row;
-  return {
-    ...row,
-    confidence: Math.round(Math.min(1, row.confidence + REINFORCEMENT) * 100) / 100,
-    reinforced: row.reinforced + 1,
-    lastReinforced: at > row.lastReinforced ? at : row.lastReinforced,
-    status: row.status === 'provisional' ? 'active' : row.status,
-    modified: at,
-  };
-}
-
-/** Applies `next` to a memory; its directory's row follows. Nothing when it is unknown or unchanged. */
-function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: string, next: (row: MemoryRow) => MemoryRow): RowChange<MemoriesRow>[] {
-  const row = state.get(memoryKey(id)) as MemoryRow | undefined;
-  if (!row) return [];
-  const changed = next(row);
-  if (changed === row) return [];
-  return withDir(state.get(dirKey(row.dir)) as DirRow, changed, event.ts);
-}
-
-function withDir(dir: DirRow, row: MemoryRow, at: string): RowChange<MemoriesRow>[] {
-  const entries = new Map(dir.entries);
-  entries.set(row.id, dirEntry(row));
-  return [rowChange(memoryKey(row.id), row), rowChange(dirKey(dir.dir), { ...dir, asOf: at > dir.asOf ? at : dir.asOf, entries })];
-}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i]);

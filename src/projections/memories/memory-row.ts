@@ -1,4 +1,5 @@
 import type { MemoryFileContent } from '../../memories/memory-file.js';
+import type { MemoryGraph } from '../../events/distill-events.js';
 import type { MemoryOrigin, MemoryStatus, MemoryType, Tier } from '../../memories/memory-kinds.js';
 
 /** One memory, as the memories projection keeps it: everything its file shows, and where it is. */
@@ -38,6 +39,8 @@ export interface MemoryRow {
   readonly editedHash: string | undefined;
   /** What the maintenance tick last found of its claims. */
   readonly verification: Verification | undefined;
+  /** Entities and relations the distiller named; written beside it as `_graph/<file>.json`. */
+  readonly graph?: MemoryGraph;
 }
 
 export interface Verification {
@@ -84,6 +87,8 @@ export interface DirRow {
   readonly project: string;
   readonly asOf: string;
   readonly entries: ReadonlyMap<string, DirEntry>;
+  /** Distilled proposals for the project's CLAUDE.md or docs/knowledge/ still awaiting a yes or no. */
+  readonly pendingRoutes?: number;
 }
 
 export function dirEntry(row: MemoryRow): DirEntry {

@@ -36,7 +36,7 @@ export function renderSummary(dir: DirRow): string {
           .sort((a, b) => b.score - a.score || byName(a.entry, b.entry));
     sections.set(section, ranked.slice(0, SECTION_LINES[section]).map(({ entry }) => memoryItem(entry, section)));
   }
-  const notes = footer(active, entries, now);
+  const notes = footer(active, entries, now, dir.pendingRoutes ?? 0);
   const title = [`# engram summary: ${dir.project === '' ? 'global memories' : quoted(dir.project, 300)}`, `Scored as of ${dir.asOf}.`];
   let text = render(title, sections, notes);
   while (Buffer.byteLength(text) > SUMMARY_FILE_BYTES) {
@@ -103,7 +103,7 @@ interface Notes {
  * awaiting corroboration. Skill suggestions come with the skills issue and take their line
  * between re-verification and near-duplicates; until then there is none.
  */
-function footer(active: ReadonlyArray<{ id: string; entry: DirEntry }>, all: ReadonlyArray<{ id: string; entry: DirEntry }>, now: Date): Notes {
+function footer(active: ReadonlyArray<{ id: string; entry: DirEntry }>, all: ReadonlyArray<{ id: string; entry: DirEntry }>, now: Date, routes: number): Notes {
   const lists: string[] = [];
   const reverify = active.filter(({ entry }) => needsReverification(scoreInput(entry), now)).sort((a, b) => byName(a.entry, b.entry));
   if (reverify.length > 0) lists.push(`${ITEM_PREFIX}due for re-verification: ${named(reverify.slice(0, NOTE_NAMES).map(({ entry }) => quoted(entry.name, NOTE_NAME_CHARS)), reverify.length)}`);
@@ -117,6 +117,7 @@ function footer(active: ReadonlyArray<{ id: string; entry: DirEntry }>, all: Rea
   if (archived > 0) counts.push(`${ITEM_PREFIX}archived: ${memories(archived)}`);
   const provisional = all.filter(({ entry }) => entry.status === 'provisional' && !entry.archived).length;
   if (provisional > 0) counts.push(`${ITEM_PREFIX}provisional, awaiting corroboration: ${memories(provisional)}`);
+  if (routes > 0) counts.push(`${ITEM_PREFIX}proposed for CLAUDE.md or docs/knowledge/: ${routes} (\`engram routes\`)`);
   return { lists, counts };
 }
 

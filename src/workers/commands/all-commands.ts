@@ -2,6 +2,8 @@ import type { EngineCommand } from './command.js';
 import { doctorFacts } from './doctor-facts.js';
 import { memoriesForget, memoriesList, memoriesPin, memoriesRestore, memoriesShow, memoriesUnpin } from './memory-commands.js';
 import { maintainCommand } from './maintain-command.js';
+import { distillCommand } from './distill-command.js';
+import { routesAccept, routesDecline, routesList } from './route-commands.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
@@ -11,6 +13,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
   const commands = [
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
+    routesList, routesAccept, routesDecline, distillCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

@@ -5,6 +5,7 @@ import { wallMicros } from '../../events/event-id.js';
 import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
 import type { ProjectorStatus } from '../engine/projection-runner.js';
+import { FAILED, PENDING, type FailedSessions } from '../../projections/distill/distill-queue.js';
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
@@ -19,6 +20,8 @@ export interface DoctorFacts {
   projectors: ProjectorStatus[];
   /** Per projection, files it wrote that are gone, and files it left alone as someone else's. */
   outputs: Array<{ projector: string; missing: string[]; edited: string[]; foreign: string[] }>;
+  /** Sessions waiting for the distiller, and the latest it gave up on. */
+  distill: { pending: number; failed: FailedSessions['latest'] };
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
@@ -46,6 +49,10 @@ export const doctorFacts = defineCommand({
       rejectedInputs: { count: counts.byType.HookInputRejected ?? 0, latest: [...counts.rejectedInputs] },
       projectors: engine.runner.status(),
       outputs,
+      distill: {
+        pending: (((await engine.runner.rowsOf('distill').get(PENDING)) as readonly string[] | undefined) ?? []).length,
+        failed: [...(((await engine.runner.rowsOf('distill').get(FAILED)) as FailedSessions | undefined)?.latest ?? [])],
+      },
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;

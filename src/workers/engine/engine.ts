@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { defaultCatalog } from '../../events/default-catalog.js';
 import { newEventId, systemClockMicros, wallMicros } from '../../events/event-id.js';
-import { isEngramError } from '../../errors.js';
+import { EngramError, isEngramError } from '../../errors.js';
 import { EmptyEventLog } from '../../log/empty-event-log.js';
 import { LevelEventLog } from '../../log/level-event-log.js';
 import { finishInterruptedSwap, stampNewLog } from '../../log/migrate-log.js';
@@ -23,6 +23,7 @@ import { ProjectionRunner } from './projection-runner.js';
 import { ReactorRunner } from './reactor-runner.js';
 import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
+import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -37,6 +38,11 @@ export interface EngineOptions {
   maintainEveryMs?: number;
   /** Spool ingest settings; see IngestOptions for each default. */
   ingest?: IngestOptions;
+  /**
+   * The distiller's LLM, transcript reader and settings. Default: none, and no distiller runs
+   * (the worker and `engram distill` wire one from the environment: see distiller-from-env.ts).
+   */
+  distiller?: { deps: DistillerDeps; options?: DistillerOptions };
   /** Passed to the runner; tests use it to crash between a sink write and its checkpoint. */
   afterSinkApplied?: (projector: string, seq: number) => void;
   /**
@@ -148,7 +154,11 @@ export class Engine {
         store: write ? store : null,
         paths,
         clock: options.clock,
-        reactors: [skillsInventoryReactor(), maintenanceReactor({ everyMs: options.maintainEveryMs })],
+        reactors: [
+          skillsInventoryReactor(),
+          maintenanceReactor({ everyMs: options.maintainEveryMs }),
+          ...(options.distiller ? [distillerReactor(options.distiller.deps, options.distiller.options)] : []),
+        ],
       });
       await reactors.start();
       return new Engine(log, catalog, runner, reactors, store, options, vectors);
@@ -187,6 +197,18 @@ export class Engine {
   }
 
   /** A fresh unique event id, for events that have no cause to derive one from. */
+  /**
+   * Distills one session now, whatever its state (`engram distill --session`); its events are
+   * recorded and projected before this resolves. Returns the events appended.
+   */
+  async distillNow(session: string): Promise<number> {
+    if (!this.#options.distiller) throw new EngramError('USAGE', 'no distiller is configured in this process');
+    await this.runner.catchUp();
+    const appended = await this.reactors.runOnce(distillerReactor(this.#options.distiller.deps, { ...this.#options.distiller.options, only: session }));
+    await this.runner.catchUp();
+    return appended;
+  }
+
   newEventId(): string {
     return newEventId(wallMicros(), process.pid);
   }

@@ -103,6 +103,28 @@ export class ReactorRunner {
     this.#abort.abort(new Error('the worker is stopping'));
   }
 
+  /**
+   * Runs a reactor once, outside the lanes, over the whole log and without a cursor: for a
+   * command that asks for one piece of a reactor's work now (`engram distill --session`).
+   */
+  async runOnce(reactor: Reactor): Promise<number> {
+    const { log, runner, store, clock } = this.#options;
+    if (!store) return 0;
+    let appended = 0;
+    const record = async (events: readonly Envelope[]) => {
+      for (const event of events) this.#options.catalog.read(event);
+      const added = (await log.append(events)).appended.length;
+      appended += added;
+      return added;
+    };
+    const events = await reactor.react({
+      runner, log, from: 1, to: log.head, paths: this.#options.paths, clock, signal: this.#abort.signal,
+      newId: () => newEventId(wallMicros(), process.pid), record,
+    });
+    if (events.length > 0) await record(events);
+    return appended;
+  }
+
   #schedule(lane: Lane): Promise<number> {
     return lane.queue.add(() => this.#run(lane)) as Promise<number>;
   }

@@ -1,0 +1,159 @@
+import type { DomainEvent } from '../../events/catalog.js';
+import { defineProjector, type RowReader } from '../projector.js';
+import { rowChange, type RowChange } from '../row-change.js';
+
+const SESSION = 's:';
+/** Sessions with activity not yet distilled, skipped or given up on. */
+export const PENDING = 'pending';
+/** The latest sessions whose distillation failed for good, for `engram doctor`. */
+export const FAILED = 'failed';
+/** How many given-up sessions `engram doctor` lists. */
+const FAILED_KEPT = 20;
+/** How many distinct files, commands and failures a session's trace keeps for the prompt. */
+const TRACE_ITEMS = 15;
+
+export const sessionKey = (session: string): string => SESSION + session;
+
+/** What the distiller needs of one session: how much it did since it was last distilled, and what. */
+export interface DistillSession {
+  readonly session: string;
+  readonly project: string;
+  readonly transcriptPath: string | undefined;
+  /** Seq of its latest activity (any hook event of the session). */
+  readonly lastSeq: number;
+  readonly lastAt: string;
+  /** A SessionEnd came after its latest activity. */
+  readonly ended: boolean;
+  /** Activity since the last distillation (or skip), which decides whether it is trivial. */
+  readonly prompts: number;
+  readonly toolCalls: number;
+  /** The seq its last distillation or skip covered; 0 before any. */
+  readonly handledSeq: number;
+  /** Failed tries at the activity up to `lastSeq`. */
+  readonly failures: number;
+  readonly lastFailure: { readonly at: string; readonly reason: string; readonly detail: string; readonly final: boolean } | undefined;
+  /** Distilled at least once: a later distillation updates the same episode. */
+  readonly distilled: boolean;
+  /** What the session worked on, newest last, distinct, bounded. */
+  readonly files: readonly string[];
+  readonly commands: readonly string[];
+  readonly errors: readonly string[];
+}
+
+export interface FailedSessions {
+  readonly latest: ReadonlyArray<{ session: string; project: string; at: string; reason: string }>;
+}
+
+type Row = DistillSession | readonly string[] | FailedSessions;
+
+const activity = new Set([
+  'SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted', 'TurnStopped', 'SubagentStopped',
+]);
+
+const FILE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
+
+/**
+ * The distiller's to-do list: per session, what it did since it was last distilled, and which
+ * sessions wait. The distiller reactor reads it (committed rows only) to decide what to distill;
+ * its own events move a session out of the list. Rows only, no files.
+ */
+export const distillQueueProjector = defineProjector<Row>({
+  name: 'distill',
+  projectorVersion: 1,
+  handles: [...activity, 'SessionEnded', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
+  evolve(state, event) {
+    if (event.session === '') return [];
+    const key = sessionKey(event.session);
+    const before = state.get(key) as DistillSession | undefined;
+    switch (event.type) {
+      case 'SessionEnded': {
+        if (!before) return [];
+        // The end is part of what a distillation covers; ended after one already ran, it is a trivial rest.
+        return withPending(state, { ...before, ended: true, lastSeq: event.seq, lastAt: event.ts, transcriptPath: event.data.transcriptPath ?? before.transcriptPath });
+      }
+      case 'DistillSkipped':
+      case 'DistillCompleted': {
+        if (!before) return [];
+        const handledSeq = Math.max(before.handledSeq, event.data.upToSeq);
+        const caughtUp = handledSeq >= before.lastSeq;
+        return withPending(state, {
+          ...before,
+          handledSeq,
+          distilled: before.distilled || event.type === 'DistillCompleted',
+          // Activity after what this covered still counts toward the next distillation.
+          prompts: caughtUp ? 0 : before.prompts,
+          toolCalls: caughtUp ? 0 : before.toolCalls,
+          failures: caughtUp ? 0 : before.failures,
+          lastFailure: caughtUp ? undefined : before.lastFailure,
+        });
+      }
+      case 'DistillFailed': {
+        if (!before || event.data.upToSeq < before.handledSeq) return [];
+        const failure = { at: event.ts, reason: event.data.reason, detail: event.data.detail, final: event.data.final };
+        const next: DistillSession = {
+          ...before,
+          failures: before.failures + 1,
+          lastFailure: failure,
+          handledSeq: event.data.final ? Math.max(before.handledSeq, event.data.upToSeq) : before.handledSeq,
+        };
+        const changes = withPending(state, next);
+        if (event.data.final) {
+          const failed = (state.get(FAILED) as FailedSessions | undefined)?.latest ?? [];
+          const entry = { session: next.session, project: next.project, at: event.ts, reason: event.data.reason };
+          changes.push(rowChange<Row>(FAILED, { latest: [...failed.filter((f) => f.session !== next.session), entry].slice(-FAILED_KEPT) }));
+        }
+        return changes;
+      }
+      default: {
+        if (!activity.has(event.type) || event.project === '') return [];
+        const session = before ?? emptySession(event.session, event.project);
+        return withPending(state, noteActivity(session, event));
+      }
+    }
+  },
+});
+
+function emptySession(session: string, project: string): DistillSession {
+  return {
+    session, project, transcriptPath: undefined, lastSeq: 0, lastAt: '', ended: false, prompts: 0, toolCalls: 0,
+    handledSeq: 0, failures: 0, lastFailure: undefined, distilled: false, files: [], commands: [], errors: [],
+  };
+}
+
+function noteActivity(before: DistillSession, event: DomainEvent): DistillSession {
+  let { prompts, toolCalls, files, commands, errors, transcriptPath } = before;
+  switch (event.type) {
+    case 'SessionStarted':
+      transcriptPath = event.data.transcriptPath ?? transcriptPath;
+      break;
+    case 'PromptSubmitted':
+      prompts++;
+      break;
+    case 'ToolCalled':
+      toolCalls++;
+      if (FILE_TOOLS.has(event.data.tool) && event.data.input !== '') files = remember(files, event.data.input);
+      else if (event.data.tool === 'Bash' && event.data.input !== '') commands = remember(commands, event.data.input);
+      break;
+    case 'ToolFailed':
+      toolCalls++;
+      errors = remember(errors, `${event.data.tool}: ${event.data.error.split('\n')[0]!.slice(0, 200)}`);
+      break;
+  }
+  // A new prompt after a SessionEnd is a resumed session: open again.
+  return { ...before, prompts, toolCalls, files, commands, errors, transcriptPath, lastSeq: event.seq, lastAt: event.ts, ended: false };
+}
+
+function remember(list: readonly string[], item: string): readonly string[] {
+  return [...list.filter((other) => other !== item), item].slice(-TRACE_ITEMS);
+}
+
+/** The session's row, and the pending list when the session joins or leaves it. */
+function withPending(state: RowReader<Row>, session: DistillSession): RowChange<Row>[] {
+  const changes: RowChange<Row>[] = [rowChange<Row>(sessionKey(session.session), session)];
+  const pending = (state.get(PENDING) as readonly string[] | undefined) ?? [];
+  const waits = session.lastSeq > session.handledSeq;
+  const listed = pending.includes(session.session);
+  if (waits && !listed) changes.push(rowChange<Row>(PENDING, [...pending, session.session]));
+  if (!waits && listed) changes.push(rowChange<Row>(PENDING, pending.filter((id) => id !== session.session)));
+  return changes;
+}

@@ -1,0 +1,133 @@
+import { contentHash } from '../../content-hash.js';
+import type { DistillAnswer } from '../../events/distill-events.js';
+import type { Envelope } from '../../events/envelope.js';
+import { projectMemoryDir } from '../../paths.js';
+import { PENDING, sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
+import { dirKey } from '../../projections/memories/memories.js';
+import type { DirRow } from '../../projections/memories/memory-row.js';
+import type { Reactor, ReactorContext } from '../engine/reactor.js';
+import { sessionTrace, traceEpisode } from './session-trace.js';
+
+/** What the prompt is built from; recorded in DistillRequested before the call. */
+export interface DistillInputs {
+  excerpt: string;
+  trace: string;
+  index: Array<{ name: string; description: string }>;
+}
+
+export type LlmOutcome = { ok: true; stdout: string } | { ok: false; reason: string; detail: string };
+export type ParsedAnswer = { ok: true; answer: DistillAnswer; notes: string[] } | { ok: false; reason: string; detail: string };
+
+/** What the distiller needs from the world; the worker wires the real ones, tests may wire others. */
+export interface DistillerDeps {
+  /** Reads a session's transcript: the redacted excerpt and notes on what could not be read. Never throws. */
+  capture(transcriptPath: string | undefined, session: string): Promise<{ excerpt: string; notes: string[] }>;
+  /** The LLM, or undefined when none is configured (no `claude` on PATH, no ENGRAM_LLM_CMD). */
+  llm: { run(prompt: string, signal: AbortSignal): Promise<LlmOutcome> } | undefined;
+  prompt(inputs: DistillInputs): string;
+  parse(stdout: string): ParsedAnswer;
+  /** Redacts and caps a raw answer before it is stored. */
+  redact(text: string): string;
+}
+
+export interface DistillerOptions {
+  /** A session with no SessionEnd is distilled after this long without activity. Default 1 hour. */
+  idleMs?: number;
+  /** How long after a failed try the retry waits. Default 10 minutes. */
+  retryAfterMs?: number;
+  /** Tries at the same activity before a session is marked failed. Default 2 (one retry). */
+  attempts?: number;
+  /** Only this session (`engram distill --session`): distilled whatever its state. */
+  only?: string;
+}
+
+/** DESIGN.md: a session with fewer prompts and fewer tool calls than these is trivial. */
+const MIN_PROMPTS = 3;
+const MIN_TOOL_CALLS = 5;
+const RAW_CAP = 64_000;
+
+/**
+ * The distiller: for each session that ended (or went quiet for an hour) with non-trivial
+ * activity not yet distilled, it captures the transcript, records a DistillRequested with the
+ * prompt's inputs, asks the LLM, and records what came back (DistillCompleted) or why not
+ * (DistillFailed). Ids derive from the session, the activity covered and the attempt, so a
+ * round repeated after a crash stores each result once. Trivial sessions are marked skipped;
+ * without an LLM, the episode comes from the trace. It reads committed rows only, and runs in
+ * its own lane: a minute-long call holds up no other reactor.
+ */
+export function distillerReactor(deps: DistillerDeps, options: DistillerOptions = {}): Reactor {
+  const idleMs = options.idleMs ?? 3600_000;
+  const retryAfterMs = options.retryAfterMs ?? 600_000;
+  const attempts = options.attempts ?? 2;
+  return {
+    name: 'distiller',
+    reads: ['distill', 'memories'],
+    async react(ctx): Promise<Envelope[]> {
+      const rows = ctx.runner.rowsOf('distill');
+      const pending = options.only !== undefined ? [options.only] : (((await rows.get(PENDING)) as readonly string[] | undefined) ?? []);
+      for (const id of pending) {
+        if (ctx.signal.aborted) break;
+        const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
+        if (!session) continue;
+        const now = ctx.clock.now().getTime();
+        if (options.only === undefined) {
+          if (session.lastSeq <= session.handledSeq) continue;
+          if (!session.ended && now - Date.parse(session.lastAt) < idleMs) continue;
+          if (session.lastFailure && !session.lastFailure.final && now - Date.parse(session.lastFailure.at) < retryAfterMs) continue;
+        }
+        await distillOne(ctx, deps, session, { attempts, force: options.only !== undefined });
+      }
+      return [];
+    },
+  };
+}
+
+async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: DistillSession, how: { attempts: number; force: boolean }): Promise<void> {
+  const tag = contentHash(session.session).slice(0, 16);
+  const upToSeq = session.lastSeq;
+  const at = ctx.clock.now().toISOString();
+  const envelope = (type: string, suffix: string, data: unknown): Envelope => ({
+    id: `distill:${tag}:${upToSeq}:${suffix}`, type, schemaVersion: 1, ts: at, session: session.session, project: session.project, data,
+  });
+  if (!how.force && session.prompts < MIN_PROMPTS && session.toolCalls < MIN_TOOL_CALLS) {
+    await ctx.record([envelope('DistillSkipped', 'skipped', { upToSeq, reason: `trivial: ${session.prompts} prompts, ${session.toolCalls} tool calls` })]);
+    return;
+  }
+  // `engram distill --session` asks again: a new attempt number, so its events are new ones.
+  const attempt = session.failures + 1 + (how.force && session.handledSeq >= upToSeq ? 1000 : 0);
+  const captured = await deps.capture(session.transcriptPath, session.session);
+  const inputs: DistillInputs = { excerpt: captured.excerpt, trace: sessionTrace(session), index: await indexOf(ctx, session.project) };
+  if (deps.llm === undefined) {
+    const answer = traceEpisode(session, at.slice(0, 10));
+    await ctx.record([
+      envelope('DistillRequested', `${attempt}:requested`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', ...inputs, promptHash: '' }),
+      envelope('DistillCompleted', `${attempt}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'] }),
+    ]);
+    return;
+  }
+  const prompt = deps.prompt(inputs);
+  const recordedAttempt = Math.min(attempt, 10);
+  await ctx.record([envelope('DistillRequested', `${attempt}:requested`, { upToSeq, attempt: recordedAttempt, via: 'llm', ...inputs, promptHash: contentHash(prompt) })]);
+  const outcome = await deps.llm.run(prompt, ctx.signal);
+  // Stopped by the worker: nothing is recorded, the next worker asks again.
+  if (ctx.signal.aborted) return;
+  const parsed: ParsedAnswer = outcome.ok ? deps.parse(outcome.stdout) : outcome;
+  const raw = outcome.ok ? deps.redact(outcome.stdout).slice(0, RAW_CAP) : undefined;
+  if (parsed.ok) {
+    await ctx.record([envelope('DistillCompleted', `${attempt}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20) })]);
+  } else {
+    const final = how.force || attempt >= how.attempts;
+    await ctx.record([envelope('DistillFailed', `${attempt}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
+  }
+}
+
+/** The project's memories as the prompt lists them: active ones, names and descriptions. */
+async function indexOf(ctx: ReactorContext, project: string): Promise<DistillInputs['index']> {
+  const dir = (await ctx.runner.rowsOf('memories').get(dirKey(projectMemoryDir(project)))) as DirRow | undefined;
+  if (!dir) return [];
+  return [...dir.entries.values()]
+    .filter((entry) => entry.status === 'active' && !entry.archived)
+    .map((entry) => ({ name: entry.name, description: entry.description }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, 400);
+}
