@@ -7,7 +7,9 @@ import { isEngramError } from '../src/errors.js';
 import { FileSink } from '../src/projections/file-sink.js';
 import { isMemoryFileOf, materializeMemories, memoryAdopts } from '../src/projections/memories/materialize-memories.js';
 import { memoriesProjector } from '../src/projections/memories/memories.js';
+import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import type { Projection } from '../src/projections/projector.js';
+import { indexedText } from '../src/projections/vectors/indexed-text.js';
 import { vectorsProjection } from '../src/projections/vectors/vectors.js';
 import type { Embedder } from '../src/recall/embedders/embedder.js';
 import { bgeSmallDir, fastembedEmbedder } from '../src/recall/embedders/fastembed-embedder.js';
@@ -70,6 +72,13 @@ async function setup(dir: string, model: Embedder = countedUse, withFiles = fals
 const ids = async (store: VectorStore) => (await store.rows()).map((row) => row.id);
 
 describe('the vectors projection', () => {
+  it('indexes name, description and body, then the entities its graph names, each once', () => {
+    const row = { name: 'Pool timeout', description: 'raise pool_timeout', body: 'Seen in CI.\n', graph: undefined as MemoryRow['graph'] };
+    expect(indexedText(row)).toBe('Pool timeout\nraise pool_timeout\nSeen in CI.');
+    const graph: MemoryRow['graph'] = { entities: [{ name: 'postgres', type: 'tool' }, { name: 'payments-api', type: 'repo' }, { name: 'postgres', type: 'tool' }], relations: [] };
+    expect(indexedText({ ...row, body: '', graph })).toBe('Pool timeout\nraise pool_timeout\npostgres, payments-api');
+  });
+
   it('keeps active memories only, upserted by id: provisional, superseded and archived ones are not there', async () => {
     const s = await setup(freshDir());
     const runner = await s.h.runner();
