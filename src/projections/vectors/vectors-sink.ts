@@ -1,6 +1,7 @@
 import { contentHash } from '../../content-hash.js';
+import { describeError } from '../../errors.js';
 import type { Embedder } from '../../recall/embedders/embedder.js';
-import type { VectorRow, VectorStore } from '../../recall/vector-store.js';
+import type { VectorStore } from '../../recall/vector-store.js';
 import { isMemoryKey, memoryIdOf, type MemoriesRow } from '../memories/memories.js';
 import type { MemoryRow } from '../memories/memory-row.js';
 import type { Sink, SinkReport } from '../projector.js';
@@ -24,8 +25,8 @@ export function isRecallable(row: MemoryRow): boolean {
  * Materializes memory rows as vectors: an active memory is embedded (through the cache) and
  * upserted by id; a provisional, superseded, archived or gone one is removed. Embedding happens
  * here, never in `evolve` and never as events, so the log stays free of any one model. Other
- * rows (directories, hygiene) have no vector. A failure throws: the round is tried again later,
- * and only this lane waits.
+ * rows (directories, hygiene) have no vector. A model or table that fails fails its rows, which
+ * are retried later; a round is never held up by them.
  */
 export class VectorsSink implements Sink<MemoriesRow> {
   readonly #store: VectorStore;
@@ -43,32 +44,42 @@ export class VectorsSink implements Sink<MemoriesRow> {
   }
 
   async apply(changes: readonly RowChange<MemoriesRow>[]): Promise<SinkReport> {
-    const keep: MemoryRow[] = [];
-    const remove: string[] = [];
+    const keep: Array<{ key: string; row: MemoryRow }> = [];
+    const remove: Array<{ key: string; id: string }> = [];
     for (const { key, row } of changes) {
       if (!isMemoryKey(key)) continue;
       const memory = row as MemoryRow | null;
-      if (memory && isRecallable(memory)) keep.push(memory);
-      else remove.push(memory?.id ?? memoryIdOf(key));
+      if (memory && isRecallable(memory)) keep.push({ key, row: memory });
+      else remove.push({ key, id: memory?.id ?? memoryIdOf(key) });
     }
-    const texts = keep.map((row) => indexedText(row));
-    const vectors = await this.#embedder.embed(texts);
-    const rows: VectorRow[] = keep.map((row, i) => ({
-      id: row.id,
-      project: row.project,
-      file: row.file,
-      name: row.name,
-      textHash: contentHash(texts[i]!),
-      vector: vectors[i]!,
-    }));
-    await this.#store.remove(remove);
-    await this.#store.upsert(rows);
-    this.#sinceOptimize += rows.length + remove.length;
-    if (this.#sinceOptimize >= this.#optimizeEvery) {
-      await this.#store.optimize();
+    const failed: SinkReport['failed'] = [];
+    // A model that cannot load or a table that cannot be written fails these rows, not the
+    // round: they are recorded, shown by `engram doctor` and retried, and the lane (with the
+    // reactors waiting on every lane to catch up) goes on.
+    const fail = (keys: readonly string[], err: unknown) => failed.push(...keys.map((key) => ({ key, message: describeError(err) })));
+    try {
+      await this.#store.remove(remove.map(({ id }) => id));
+    } catch (err) {
+      fail(remove.map(({ key }) => key), err);
+    }
+    if (keep.length > 0) {
+      try {
+        const texts = keep.map(({ row }) => indexedText(row));
+        const vectors = await this.#embedder.embed(texts);
+        await this.#store.upsert(
+          keep.map(({ row }, i) => ({ id: row.id, project: row.project, file: row.file, name: row.name, textHash: contentHash(texts[i]!), vector: vectors[i]! })),
+        );
+      } catch (err) {
+        fail(keep.map(({ key }) => key), err);
+      }
+    }
+    this.#sinceOptimize += keep.length + remove.length;
+    if (this.#sinceOptimize >= this.#optimizeEvery && failed.length === 0) {
+      // Compaction is housekeeping: when it fails, the next one tries again.
+      await this.#store.optimize().catch(() => undefined);
       this.#sinceOptimize = 0;
     }
-    return { outputs: [], failed: [] };
+    return { outputs: [], failed };
   }
 
   /** Drops this model's table; the embedding cache stays, so the rebuild is cheap. */
