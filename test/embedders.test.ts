@@ -7,6 +7,7 @@ import { cosine, type Embedder } from '../src/recall/embedders/embedder.js';
 import { bgeSmallDir, BGE_SMALL_MODEL, fastembedEmbedder } from '../src/recall/embedders/fastembed-embedder.js';
 import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
+import { repoRoot, runProcess } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-embed-'));
@@ -145,5 +146,21 @@ describe('fastembed (BGE-small) on a tiny model built here', () => {
     writeTinyBertModel(bgeSmallDir(wrong), 16);
     const error = await fastembedEmbedder({ modelsDir: wrong }).embed(['postgres']).catch((err: unknown) => err);
     expect(isEngramError(error, 'EMBEDDING_INVALID')).toBe(true);
+  });
+});
+
+describe('fastembed absent', () => {
+  it('is an EMBEDDER_UNAVAILABLE error that says how to install it, raised on first use, not on load', async () => {
+    const script = `
+      const { fastembedEmbedder } = await import(${JSON.stringify(join(repoRoot, 'dist', 'src', 'recall', 'embedders', 'fastembed-embedder.js'))});
+      const embedder = fastembedEmbedder({ modelsDir: ${JSON.stringify(join(root, 'models'))} });
+      console.log('created', embedder.model);
+      try { await embedder.embed(['postgres']); } catch (err) { console.log(err.code, err.message); }
+    `;
+    const result = await runProcess(['--import', join(repoRoot, 'test', 'support', 'hide-package.mjs'), '--input-type=module', '-e', script], { ...process.env, ENGRAM_TEST_HIDDEN_PACKAGES: 'fastembed' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain(`created ${BGE_SMALL_MODEL}`);
+    expect(result.stdout).toContain('EMBEDDER_UNAVAILABLE');
+    expect(result.stdout).toContain('npm install fastembed');
   });
 });
