@@ -60,6 +60,10 @@ describe('Universal Sentence Encoder Lite', () => {
       expect(cosine(alone!, together[i]!)).toBeGreaterThan(0.999);
     }
     expect(await use.embed([])).toEqual([]);
+    // An empty text (which the model's tokenizer refuses) still gets a vector, and its batch too.
+    const [empty, word] = await use.embed(['', 'postgres']);
+    expect(norm(empty!)).toBeCloseTo(1, 4);
+    expect(cosine(word!, (await use.embed(['postgres']))[0]!)).toBeGreaterThan(0.999);
   });
 
   it('stops between batches when its signal is aborted', async () => {

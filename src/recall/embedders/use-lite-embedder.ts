@@ -53,7 +53,8 @@ export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
       for (let start = 0; start < order.length; start += batchSize) {
         throwIfAborted(signal);
         const batch = order.slice(start, start + batchSize);
-        const vectors = await model.embed(batch.map((i) => texts[i]!.slice(0, maxChars)));
+        // The model's tokenizer fails a whole batch on an empty text; a space embeds as nothing much.
+        const vectors = await model.embed(batch.map((i) => texts[i]!.slice(0, maxChars) || ' '));
         if (!Array.isArray(vectors) || vectors.length !== batch.length) {
           throw new EngramError('EMBEDDING_INVALID', `${USE_LITE_MODEL} returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${batch.length} texts`);
         }
