@@ -55,7 +55,10 @@ export interface EngineOptions {
 /** What recall needs for its vector list (searchVectors): the table and the query embedder. */
 export interface EngineVectors {
   store: VectorStore;
-  /** The chosen embedder with the embedding cache in front (only a writing engine has the cache). */
+  /**
+   * The chosen model, for queries: they go to it directly, so prompts do not pile up in the
+   * embedding cache. The sink indexes through the cache (only a writing engine has it).
+   */
   embedder: Embedder;
 }
 
@@ -119,7 +122,7 @@ export class Engine {
       });
     }
     let store: StateStore | null = null;
-    let vectors: { vectors: EngineVectors; cache: EmbeddingCache | undefined } | undefined;
+    let vectors: { vectors: EngineVectors; indexer: Embedder; cache: EmbeddingCache | undefined } | undefined;
     try {
       if (write) await stampNewLog(log, logMigrations);
       const now = () => options.clock.now();
@@ -135,13 +138,13 @@ export class Engine {
         // Only a writing engine holds the cache (a LevelDB: one process); a reading one never embeds.
         const cache = write ? await EmbeddingCache.open(paths.embeddingCache) : undefined;
         const embedder = cache ? cachedEmbedder(model, cache) : model;
-        vectors = { cache, vectors: { embedder, store: new VectorStore({ dir: paths.vectors, model: model.model, dimensions: model.dimensions }) } };
+        vectors = { cache, indexer: embedder, vectors: { embedder: model, store: new VectorStore({ dir: paths.vectors, model: model.model, dimensions: model.dimensions }) } };
       }
       const runner = new ProjectionRunner({
         log,
         catalog,
         store,
-        projections: allProjections({ views: paths.views, claude: paths.claude }, vectors ? { vectors: { dir: paths.vectors, ...vectors.vectors } } : {}),
+        projections: allProjections({ views: paths.views, claude: paths.claude }, vectors ? { vectors: { dir: paths.vectors, store: vectors.vectors.store, embedder: vectors.indexer } } : {}),
         clock: options.clock,
         afterSinkApplied: options.afterSinkApplied,
       });
