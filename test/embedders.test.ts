@@ -97,6 +97,15 @@ describe('the embedding cache', () => {
     expect(model.texts).toBe(3);
     expect(Array.from(mixed[0]!)).toEqual(Array.from(first[1]!));
 
+    // A long call is cached a chunk at a time: stopped after the first chunk, that chunk is kept.
+    const many = Array.from({ length: 70 }, (_, i) => `lesson number ${i} about the build`);
+    const stop = new AbortController();
+    const stopping: Embedder = { ...model, embed: async (texts, signal) => { const out = await model.embed(texts, signal); stop.abort(new Error('stopped')); return out; } };
+    await expect(cachedEmbedder(stopping, cache).embed(many, stop.signal)).rejects.toThrow('stopped');
+    const textsBefore = model.texts;
+    await cached.embed(many);
+    expect(model.texts - textsBefore).toBe(70 - 64);
+
     // Another model id is another key: nothing of the first model is served for it.
     const other = counting({ ...useLiteEmbedder(), model: 'another-model' });
     await cachedEmbedder(other, cache).embed([texts[0]!]);

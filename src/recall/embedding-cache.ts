@@ -55,9 +55,13 @@ function toVector(bytes: Uint8Array): Float32Array {
   return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
 }
 
+/** Texts embedded and written to the cache at a time, so work survives a crash mid-rebuild. */
+const CHUNK = 64;
+
 /**
- * The embedder with the cache in front: texts already cached never reach the model, and a text
- * asked twice in one call is embedded once.
+ * The embedder with the cache in front: texts already cached never reach the model, a text
+ * asked twice in one call is embedded once, and what the model makes is cached a chunk at a
+ * time (a cold rebuild stopped halfway keeps the half it did).
  */
 export function cachedEmbedder(embedder: Embedder, cache: EmbeddingCache): Embedder {
   return {
@@ -66,14 +70,17 @@ export function cachedEmbedder(embedder: Embedder, cache: EmbeddingCache): Embed
     async embed(texts, signal) {
       const found = await cache.get(embedder.model, embedder.dimensions, texts);
       const missing = [...new Set(texts.filter((_, i) => found[i] === undefined))];
-      if (missing.length > 0) {
+      if (missing.length === 0) return found as Float32Array[];
+      const made = new Map<string, Float32Array>();
+      for (let start = 0; start < missing.length; start += CHUNK) {
         throwIfAborted(signal);
-        const vectors = await embedder.embed(missing, signal);
-        const made = new Map(missing.map((text, i) => [text, vectors[i]!]));
-        await cache.put(embedder.model, [...made]);
-        return texts.map((text, i) => found[i] ?? made.get(text)!);
+        const chunk = missing.slice(start, start + CHUNK);
+        const vectors = await embedder.embed(chunk, signal);
+        const entries = chunk.map((text, i) => [text, vectors[i]!] as const);
+        await cache.put(embedder.model, entries);
+        for (const [text, vector] of entries) made.set(text, vector);
       }
-      return found as Float32Array[];
+      return texts.map((text, i) => found[i] ?? made.get(text)!);
     },
     close: () => embedder.close(),
   };
