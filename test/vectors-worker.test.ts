@@ -1,10 +1,14 @@
+import { unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
+import { bgeSmallDir } from '../src/recall/embedders/fastembed-embedder.js';
 import { searchVectors } from '../src/recall/search-vectors.js';
 import { Engine } from '../src/workers/engine/engine.js';
 import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/recall/vector-store.js';
 import { drain, runCli, runHook, useTempHomes } from './support/temp-home.js';
+import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
 const common = { session_id: 'sess-vec', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
 const homes = useTempHomes();
@@ -49,4 +53,17 @@ describe('the vectors projection in the engram process', () => {
     await drain(off.env);
     expect(await new VectorStore({ dir: off.paths.vectors, model: USE_LITE_MODEL, dimensions: 512 }).count()).toBe(0);
   });
+
+  it('drains when the chosen model cannot load, and doctor names the vectors rows it could not embed and why', async () => {
+    const h = homes({ ENGRAM_EMBEDDER: 'bge-small' });
+    // A model folder without its model: fastembed fails to load it, and never goes to the network.
+    writeTinyBertModel(bgeSmallDir(h.paths.models), 384);
+    unlinkSync(join(bgeSmallDir(h.paths.models), 'model_optimized.onnx'));
+    await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'From now on, always run the tests with pnpm test, never npm test.' }, h.env);
+    await drain(h.env);
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.stdout + doctor.stderr).toContain('vectors');
+    expect(doctor.stdout + doctor.stderr).toContain('EMBEDDER_UNAVAILABLE');
+  });
 });
+
