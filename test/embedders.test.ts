@@ -7,6 +7,7 @@ import { cosine, type Embedder } from '../src/recall/embedders/embedder.js';
 import { bgeSmallDir, BGE_SMALL_MODEL, fastembedEmbedder } from '../src/recall/embedders/fastembed-embedder.js';
 import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
+import { packageInstalled } from './support/package-installed.js';
 import { repoRoot, runProcess } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
@@ -115,7 +116,7 @@ describe('the embedding cache', () => {
   });
 });
 
-describe('fastembed (BGE-small) on a tiny model built here', () => {
+describe.skipIf(!packageInstalled('fastembed'))('fastembed (BGE-small) on a tiny model built here', () => {
   const models = join(root, 'models');
   beforeAll(() => {
     writeTinyBertModel(bgeSmallDir(models), 384);
