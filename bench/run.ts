@@ -21,6 +21,7 @@ import { hookBench } from './hook-bench.js';
 import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
 import { embedBench } from './embed-bench.js';
+import { transcriptBench } from './transcript-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -34,6 +35,7 @@ try {
   await benchFlatCost();
   benchRedaction();
   await benchEmbed();
+  benchTranscript();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -67,6 +69,17 @@ function benchRedaction(): void {
     target: '≤ 1.50',
     ok: r.linearity <= 1.5,
     detail: `1 MB mixed ${r.mixedMs.toFixed(0)} ms (${(r.mixedMs / r.scanMs).toFixed(0)}× a replace scan of it), 21 KB prompt ${r.promptMs.toFixed(1)} ms, 1 MB adversarial ${r.adversarialMs.toFixed(0)} ms`,
+  });
+}
+
+function benchTranscript(): void {
+  const r = transcriptBench(scratch, 300);
+  rows.push({
+    what: `transcript capture: ${r.mb.toFixed(0)} MB vs streaming its bytes`,
+    ratio: r.captureMs / r.readMs,
+    target: 'peak RSS ≤ 200 MB',
+    ok: r.captureRssMb <= 200,
+    detail: `capture ${(r.captureMs / 1000).toFixed(1)} s (${(r.mb / (r.captureMs / 1000)).toFixed(0)} MB/s), peak RSS ${r.captureRssMb.toFixed(0)} MB; read ${(r.readMs / 1000).toFixed(1)} s, peak RSS ${r.readRssMb.toFixed(0)} MB`,
   });
 }
 

@@ -26,6 +26,12 @@ describe('the event catalog', () => {
     expect(event.data).toEqual({ prompt: 'fix the build', chars: 13, truncated: false });
   });
 
+  it('lifts a TurnStopped of schemaVersion 1, which kept no answer, to an empty one', () => {
+    const event = defaultCatalog().readStored({ ...base, type: 'TurnStopped', schemaVersion: 1, data: { stopHookActive: false, answerChars: 311 } });
+    expect(event.schemaVersion).toBe(2);
+    expect(event.data).toEqual({ stopHookActive: false, answerChars: 311, answer: '' });
+  });
+
   it('refuses data that does not match, an unknown type, and a version from the future', () => {
     const catalog = defaultCatalog();
     const wrong = () => catalog.readStored({ ...base, type: 'ToolCalled', schemaVersion: 1, data: { tool: 3 } });

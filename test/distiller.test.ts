@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../src/clock.js';
+import { buildDistillPrompt } from '../src/distill/distill-prompt.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import type { DistillAnswer } from '../src/events/distill-events.js';
 import type { Envelope } from '../src/events/envelope.js';
@@ -70,7 +71,7 @@ function deps(llm: FakeLlm | undefined): DistillerDeps {
         return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ ok: false, reason: 'aborted', detail: 'stopped' })));
       },
     },
-    prompt: (inputs) => `distill this:\n${inputs.trace}\n${inputs.excerpt}`,
+    prompt: (inputs) => buildDistillPrompt({ transcript: inputs.excerpt, trace: inputs.trace, index: inputs.index }),
     parse: (stdout) => {
       try {
         return { ok: true, answer: JSON.parse(stdout) as DistillAnswer, notes: [] };
@@ -132,7 +133,8 @@ describe('the distiller', () => {
     await t.round();
     await t.round();
     expect(llm.calls).toHaveLength(1);
-    expect(llm.calls[0]).toContain('files: src/refund-0.ts, src/refund-2.ts');
+    expect(llm.calls[0]).toMatch(/src\/refund-0\.ts[\s\S]*src\/refund-2\.ts/);
+    expect(llm.calls[0]).toContain('user: fix the refunds (ended)');
     expect(await typesOf(t.h)).toEqual(['DistillRequested:ended', 'DistillCompleted:ended', 'DistillSkipped:tiny']);
     const index = readFileSync(join(t.h.roots.claude, dir, 'MEMORY.md'), 'utf8');
     expect(index).toContain('fixed-refunds.md');

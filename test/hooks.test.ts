@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { detectCorrection } from '../src/capture/correction-detector.js';
 import { correctionNotice } from '../src/capture/correction-notice.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
-import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
+import { ANSWER_CAP, POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { redactCapped } from '../src/redaction/redact-capped.js';
 import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 
@@ -113,6 +113,19 @@ describe('hooks', () => {
     expect(big).toMatchObject({ truncated: true, chars: 5_220_010 });
     expect(big.prompt.length).toBe(PROMPT_CAP);
     expect(readFileSync(h.paths.hooksLog, 'utf8').trim().split('\n').length).toBe(6);
+  });
+
+  it('Stop keeps the final answer redacted and capped at ANSWER_CAP, and its length as sent', async () => {
+    const h = home();
+    const answer = `Deployed with STRIPE_SECRET_KEY=sk_live_51Hq8ZtK2eZvKYlo2C9xQwErTy7UiOp3AsDfGh. ${'All checks pass. '.repeat(400)}`;
+    const result = await runHook('Stop', { ...common, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: answer }, h.env);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    await drain(h.env);
+    const [event] = (await dumpLog(h.env)).filter((e) => e.type === 'TurnStopped');
+    expect(event).toMatchObject({ schemaVersion: 2, data: { stopHookActive: false, answerChars: answer.length } });
+    expect(event!.data.answer.length).toBe(ANSWER_CAP);
+    expect(event!.data.answer.startsWith('Deployed with STRIPE_SECRET_KEY=[REDACTED:stripe-key]. All checks pass.')).toBe(true);
+    expect(JSON.stringify(event)).not.toContain('sk_live_');
   });
 
   it('keeps a rejected payload as its outline and pointer: never tool output, file contents or raw stdin', async () => {

@@ -1,3 +1,4 @@
+import { llmAvailable } from '../distill/llm-available.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,10 +14,12 @@ import { runEngineCommand } from './run-engine-command.js';
 export interface DoctorFinding {
   ok: boolean;
   text: string;
+  /** Worth knowing, neither right nor wrong (a feature that is off): shown with `-`, never fails doctor. */
+  info?: boolean;
 }
 
 /** `engram doctor`: what is wrong, in plain words, and what to do about it. */
-export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPath: string }): Promise<DoctorFinding[]> {
+export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPath: string; env?: NodeJS.ProcessEnv }): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
   const say = (ok: boolean, text: string) => findings.push({ ok, text });
 
@@ -84,13 +87,23 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   const doubleRecording = await findDoubleRecording({ claudeDir: ctx.paths.claude, settingsPath: ctx.settingsPath });
   if (doubleRecording) say(false, doubleRecording);
 
+  const env = ctx.env ?? process.env;
+  if (env.ENGRAM_DISTILLER === 'off') findings.push({ ok: true, info: true, text: 'the distiller is off (ENGRAM_DISTILLER=off): sessions are not distilled into memories' });
+  else if (!llmAvailable(env)) {
+    findings.push({
+      ok: true,
+      info: true,
+      text: 'distillation by an LLM is off: no `claude` on PATH and no ENGRAM_LLM_CMD, so each session\'s episode comes from its trace alone; install Claude Code or set ENGRAM_LLM_CMD (a command that reads the prompt on stdin and prints what `claude -p --output-format json` prints) to turn it on',
+    });
+  } else say(true, `sessions are distilled by ${env.ENGRAM_LLM_CMD ? 'ENGRAM_LLM_CMD' : '`claude -p --model haiku`'}`);
+
   const recent = recentHookErrors(ctx.paths, ctx.clock.now());
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);
   return findings;
 }
 
 export function renderFindings(findings: DoctorFinding[]): string {
-  return `${findings.map((f) => `${f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;
+  return `${findings.map((f) => `${f.info ? '-' : f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;
 }
 
 function recentHookErrors(paths: EngramPaths, now: Date): { count: number; latest: string } {

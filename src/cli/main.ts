@@ -15,6 +15,7 @@ import { requestHandOver } from '../workers/hand-over.js';
 import { liveWorker, processRunning } from '../workers/live-worker.js';
 import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { runWorker } from '../workers/worker.js';
+import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
@@ -39,9 +40,14 @@ const USAGE = `engram — long-term memory for Claude Code
                                          run pending log migrations (or say what they would change)
   engram maintain [--now ISO] [--dry-run] [--network]
                                          the maintenance tick: decay, supersession, claims, hygiene
+  engram import DIR [--project PATH | --global]
+                                         an existing memory directory's memories, into the project's (default: here)
+  engram reconcile [--project PATH]      record memory files changed, added or deleted by hand
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
+  engram graph backfill [--project PATH] [--limit N]
+                                         ask the LLM for the graphs of memories that have none
   engram routes [--project PATH] [--all] [--json]
   engram routes accept|decline ID        distilled proposals for CLAUDE.md and docs/knowledge/
   engram doctor                          what is wrong, in plain words
@@ -103,6 +109,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'memories':
       return memoriesCli(rest, ctx);
+    case 'import': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { project: { type: 'string' }, global: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1 || (values.global && values.project !== undefined)) {
+        throw new EngramError('USAGE', 'engram import DIR [--project PATH | --global]');
+      }
+      // Paths are the user's, relative to where they are, not to where a running worker started.
+      const target = values.global ? { global: true } : { project: resolve(values.project ?? process.cwd()) };
+      return runEngineCommand('import', { dir: resolve(positionals[0]!), ...target }, ctx);
+    }
+    case 'reconcile': {
+      const { values } = parseArgs({ args: rest, options: { project: { type: 'string' } } });
+      return runEngineCommand('reconcile', values.project === undefined ? {} : { project: resolve(values.project) }, ctx);
+    }
     case 'maintain': {
       const { values } = parseArgs({
         args: rest,
@@ -114,6 +137,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       const { values } = parseArgs({ args: rest, options: { session: { type: 'string' } } });
       if (!values.session) throw new EngramError('USAGE', 'engram distill --session ID');
       return runEngineCommand('distill', { session: values.session }, ctx);
+    }
+    case 'graph': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { project: { type: 'string' }, limit: { type: 'string' } } });
+      if (positionals[0] !== 'backfill') throw new EngramError('USAGE', 'engram graph backfill [--project PATH] [--limit N]');
+      const limit = values.limit === undefined ? undefined : Number(values.limit);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new EngramError('USAGE', '--limit takes a positive whole number');
+      return runEngineCommand('graph.backfill', { project: values.project === undefined ? undefined : resolve(values.project), limit }, ctx);
     }
     case 'routes': {
       const { values, positionals } = parseArgs({
@@ -130,7 +160,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
-      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env) });
+      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });
       terminal.stdout.write(renderFindings(findings));
       return findings.every((f) => f.ok) ? 0 : 1;
     }
@@ -199,7 +229,7 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     const running = await liveWorker(paths);
     if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
   }
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, embedder: embedderChoice(env) });
+  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths), embedder: embedderChoice(env) });
 }
 
 /**

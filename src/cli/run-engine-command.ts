@@ -3,6 +3,7 @@ import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
+import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
@@ -65,7 +66,13 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
     }
     let engine: Engine;
     try {
-      engine = await Engine.open({ paths: ctx.paths, clock: ctx.clock, access: command.access, embedder: embedderChoice(ctx.env ?? process.env) });
+      engine = await Engine.open({
+        paths: ctx.paths,
+        clock: ctx.clock,
+        access: command.access,
+        distiller: command.access === 'write' ? distillerFromEnv(ctx.env ?? process.env, ctx.paths) : undefined,
+        embedder: embedderChoice(ctx.env ?? process.env),
+      });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
       await new Promise((resolve) => setTimeout(resolve, 150));

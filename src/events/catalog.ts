@@ -8,12 +8,14 @@ import type { Envelope, StoredEnvelope } from './envelope.js';
 import { hookEvents } from './hook-events.js';
 import { memoryEvents } from './memory-events.js';
 import { distillEvents } from './distill-events.js';
+import { transcriptEvents } from './transcript-events.js';
 
 type KnownDefinition =
   | (typeof hookEvents)[number]
   | (typeof engramEvents)[number]
   | (typeof memoryEvents)[number]
-  | (typeof distillEvents)[number];
+  | (typeof distillEvents)[number]
+  | (typeof transcriptEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -29,7 +31,13 @@ export type DomainEvent = KnownDefinition extends infer D
 
 export type EventType = KnownDefinition['type'];
 
-export const knownDefinitions: readonly EventDefinition[] = [...hookEvents, ...engramEvents, ...memoryEvents, ...distillEvents];
+export const knownDefinitions: readonly EventDefinition[] = [
+  ...hookEvents,
+  ...engramEvents,
+  ...memoryEvents,
+  ...distillEvents,
+  ...transcriptEvents,
+];
 
 /**
  * Reads events: checks `data` against its type's schema and lifts old schemaVersions through the

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DESTINATIONS, DistillCandidate, DistillEpisode, DistillGraph, MAX_CANDIDATES } from '../distill/distill-answer-schema.js';
 import { defineEvent } from './define-event.js';
 
 /**
@@ -10,46 +11,21 @@ import { defineEvent } from './define-event.js';
 
 /** Longest raw answer kept: enough for three candidates and an episode, never a runaway. */
 export const RAW_ANSWER_CAP = 64_000;
-/** Most candidates one answer may carry. */
-export const MAX_CANDIDATES = 3;
-
-export const ENTITY_TYPES = ['file', 'repo', 'tool', 'library', 'service', 'person', 'concept', 'ticket', 'command'] as const;
-export const RELATIONS = ['uses', 'depends_on', 'part_of', 'configures', 'fixed', 'caused', 'contradicts', 'supersedes', 'related_to'] as const;
-export const CANDIDATE_TYPES = ['user', 'feedback', 'project', 'reference', 'value', 'insight'] as const;
-export const DESTINATIONS = ['memory', 'claude_md', 'knowledge', 'skip'] as const;
-
 const short = (max: number) => z.string().check(z.maxLength(max));
-const entityName = z.string().check(z.minLength(1), z.maxLength(200));
 
-export const graphSchema = z.object({
-  entities: z.array(z.object({ name: entityName, type: z.enum(ENTITY_TYPES) })).check(z.maxLength(40)),
-  relations: z.array(z.object({ src: entityName, rel: z.enum(RELATIONS), dst: entityName })).check(z.maxLength(60)),
-});
-
-const memoryText = {
-  name: z.string().check(z.minLength(1), z.maxLength(200)),
-  description: short(1000),
-  body: short(8000),
-  graph: z.optional(graphSchema),
-};
-
-export const candidateSchema = z.object({
-  ...memoryText,
-  type: z.enum(CANDIDATE_TYPES),
-  tier: z.optional(z.enum(['preference', 'procedural', 'fact', 'episodic', 'working', 'idea', 'rule'])),
-  contradicts: z.optional(z.array(short(200)).check(z.maxLength(10))),
-  destination: z.optional(z.enum(DESTINATIONS)),
-});
-
-/** The answer's shape, as the distiller's prompt asks for it and as it is recorded once checked. */
+/**
+ * The answer as recorded: the sanitised shape src/distill/ checks it into (one definition), with
+ * `destination` optional so a recorded answer written before routing existed still reads.
+ */
+export const candidateSchema = z.object({ ...DistillCandidate.shape, destination: z.optional(z.enum(DESTINATIONS)) });
 export const distillAnswerSchema = z.object({
-  episode: z.object(memoryText),
+  episode: DistillEpisode,
   candidates: z.array(candidateSchema).check(z.maxLength(MAX_CANDIDATES)),
 });
 
 export type DistillAnswer = z.infer<typeof distillAnswerSchema>;
-export type DistillCandidate = z.infer<typeof candidateSchema>;
-export type MemoryGraph = z.infer<typeof graphSchema>;
+export type RecordedCandidate = z.infer<typeof candidateSchema>;
+export type MemoryGraph = DistillGraph;
 
 /** Which events of the session a distillation covers: its events up to this seq. */
 const upToSeq = z.int().check(z.positive());
@@ -75,7 +51,12 @@ export const DistillRequested = defineEvent({
     /** The redacted transcript excerpt the prompt quotes (head + tail). */
     excerpt: short(40_000),
     /** What the trace says the session did, as the prompt put it. */
-    trace: short(8000),
+    trace: z.object({
+      filesTouched: z.optional(z.array(short(300)).check(z.maxLength(40))),
+      commands: z.optional(z.array(short(300)).check(z.maxLength(40))),
+      failures: z.optional(z.array(short(300)).check(z.maxLength(40))),
+      counts: z.optional(z.record(z.string().check(z.maxLength(40)), z.number())),
+    }),
     /** The names and descriptions of the memories the prompt listed. */
     index: z.array(z.object({ name: short(200), description: short(1000) })).check(z.maxLength(400)),
     /** Hash of the prompt sent, so a re-run with the same inputs can be recognised. */
@@ -130,4 +111,11 @@ export const RouteDeclined = defineEvent({
   data: z.object({ routeId: short(80) }),
 });
 
-export const distillEvents = [DistillSkipped, DistillRequested, DistillCompleted, DistillFailed, RouteAccepted, RouteDeclined] as const;
+export const MemoryGraphed = defineEvent({
+  type: 'MemoryGraphed',
+  schemaVersion: 1,
+  summary: 'The LLM named the entities and relations of a memory that had no graph (`engram graph backfill`).',
+  data: z.object({ memoryId: z.string().check(z.minLength(1), z.maxLength(200)), graph: DistillGraph }),
+});
+
+export const distillEvents = [DistillSkipped, DistillRequested, DistillCompleted, DistillFailed, RouteAccepted, RouteDeclined, MemoryGraphed] as const;

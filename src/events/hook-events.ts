@@ -10,6 +10,8 @@ import { defineEvent } from './define-event.js';
 export const PROMPT_CAP = 20_000;
 /** Longest tool-input pointer (a command, path, URL or pattern). */
 export const POINTER_CAP = 200;
+/** Longest final answer kept from the Stop hook. */
+export const ANSWER_CAP = 4_000;
 /** Longest error text kept from a failed tool. */
 export const ERROR_CAP = 500;
 
@@ -77,11 +79,18 @@ export const CompactionStarted = defineEvent({
 
 export const TurnStopped = defineEvent({
   type: 'TurnStopped',
-  schemaVersion: 1,
-  summary: 'The agent finished answering (Stop); only the answer\'s length is kept.',
+  schemaVersion: 2,
+  summary: 'The agent finished answering (Stop); the answer redacted and capped at ANSWER_CAP.',
   data: z.object({
     stopHookActive: z.boolean(),
+    /** Length of the answer as sent, before redaction and the cap. */
     answerChars: z.int().check(z.nonnegative()),
+    /**
+     * The start of `last_assistant_message`: the transcript file lags the hook, so this is the
+     * surest copy of the final answer the transcript capture has. '' when none was sent (and in
+     * every event of schemaVersion 1, which kept only the length).
+     */
+    answer: z.string().check(z.maxLength(ANSWER_CAP)),
   }),
 });
 

@@ -56,6 +56,11 @@ export const MemoryProposed = defineEvent({
      */
     sourceHash: z.optional(z.string().check(z.maxLength(64))),
     extra: z.optional(extra),
+    /**
+     * An entry written inline in a standalone MEMORY.md (its lines, exactly): the index line of
+     * this memory takes their place, so converting to the index layout loses nothing and moves nothing.
+     */
+    indexLines: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(50))),
   }),
 });
 
@@ -91,6 +96,11 @@ export const MemoryEdited = defineEvent({
     extra: z.optional(extra),
     /** The hash of the file as edited: engram may rewrite that file, since the edit is now the memory. */
     contentHash: z.optional(z.string().check(z.maxLength(64))),
+    /**
+     * The `metadata.modified` the edited file says, kept so that writing the file back gives the
+     * very bytes that were edited. Default: the event's time.
+     */
+    modified: z.optional(z.string().check(z.maxLength(40))),
   }),
 });
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { TurnStopped } from '../events/hook-events.js';
+import { ANSWER_CAP, TurnStopped } from '../events/hook-events.js';
+import { redactCapped } from '../redaction/redact-capped.js';
 import { runHook } from './run-hook.js';
 
 void runHook({
@@ -8,12 +9,16 @@ void runHook({
     stop_hook_active: z.optional(z.boolean()),
     last_assistant_message: z.optional(z.unknown()),
   }),
-  toEvent: (input) => ({
-    definition: TurnStopped,
-    data: {
-      stopHookActive: input.stop_hook_active ?? false,
-      // The answer is in the transcript; the log keeps only its size.
-      answerChars: typeof input.last_assistant_message === 'string' ? input.last_assistant_message.length : 0,
-    },
-  }),
+  toEvent: (input) => {
+    const answer = typeof input.last_assistant_message === 'string' ? input.last_assistant_message : '';
+    return {
+      definition: TurnStopped,
+      data: {
+        stopHookActive: input.stop_hook_active ?? false,
+        answerChars: answer.length,
+        // The transcript file is written after this hook runs: this is the answer's surest copy.
+        answer: redactCapped(answer, ANSWER_CAP),
+      },
+    };
+  },
 });

@@ -27,9 +27,14 @@ function beforeArchive(lines: readonly string[]): number {
 }
 
 export function indexLine(entry: IndexEntry): string {
-  return `- [${entry.file}](${entry.file}) — ${entry.description}`;
+  return `- [${entry.file}](${linkTarget(entry.file)}) — ${entry.description}`;
+}
+
+/** A file name as a link target: spaces and parentheses would end the link, so they are %-escaped (readers decode them). */
+export function linkTarget(file: string): string {
+  return file.replace(/[ ()<>%]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 function linksTo(line: string, file: string): boolean {
-  return line.includes(`](${file})`);
+  return line.includes(`](${linkTarget(file)})`);
 }

@@ -22,7 +22,7 @@ export const statsFiles = {
 } as const;
 
 /** `metadata.origin` of a stats file: marks it as engram's own, safe to rewrite. */
-const STATS_ORIGIN_VALUE = 'engram-stats';
+export const STATS_ORIGIN_VALUE = 'engram-stats';
 
 /** Whether a file is one of engram's stats files (files written before 0.2.0 included). */
 export function isStatsFile(text: string): boolean {

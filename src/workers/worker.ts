@@ -7,13 +7,15 @@ import { describeError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from './commands/all-commands.js';
-import { Engine } from './engine/engine.js';
+import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
   clock: Clock;
+  /** The distiller's LLM and transcript reader. Default none, and no distiller (the CLI passes distillerFromEnv's). */
+  distiller?: EngineOptions['distiller'];
   /** Exit after this long with no spool file and no request. Default 10 minutes (env ENGRAM_WORKER_IDLE_MS). */
   idleMs?: number;
   /** Look at the spool this often even if no file-system event arrived. Default 1000 ms. */
@@ -171,7 +173,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, embedder: options.embedder });
+      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

@@ -29,6 +29,9 @@ export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
     CLAUDE_CONFIG_DIR: join(root, 'claude'),
     ENGRAM_WORKER_AUTOSTART: '0',
     ENGRAM_WORKER_IDLE_MS: '60000',
+    // Distilling runs only where a test asks for it, and never reaches a real `claude`.
+    ENGRAM_DISTILLER: 'off',
+    ENGRAM_LLM_CMD: '',
     ENGRAM_DISABLE: '',
     ENGRAM_NOW: '',
     // The embedding model costs a worker 0.7 s and 130 MB to load: tests of other things run

@@ -38,6 +38,8 @@ export interface DistillSession {
   readonly files: readonly string[];
   readonly commands: readonly string[];
   readonly errors: readonly string[];
+  /** Seq of the latest TranscriptCaptured of the session (0: none): the distiller quotes that excerpt. */
+  readonly capturedSeq?: number;
 }
 
 export interface FailedSessions {
@@ -60,7 +62,7 @@ const FILE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'
 export const distillQueueProjector = defineProjector<Row>({
   name: 'distill',
   projectorVersion: 1,
-  handles: [...activity, 'SessionEnded', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
+  handles: [...activity, 'SessionEnded', 'TranscriptCaptured', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
   evolve(state, event) {
     if (event.session === '') return [];
     const key = sessionKey(event.session);
@@ -71,6 +73,8 @@ export const distillQueueProjector = defineProjector<Row>({
         // The end is part of what a distillation covers; ended after one already ran, it is a trivial rest.
         return withPending(state, { ...before, ended: true, lastSeq: event.seq, lastAt: event.ts, transcriptPath: event.data.transcriptPath ?? before.transcriptPath });
       }
+      case 'TranscriptCaptured':
+        return before ? [rowChange<Row>(key, { ...before, capturedSeq: event.seq })] : [];
       case 'DistillSkipped':
       case 'DistillCompleted': {
         if (!before) return [];

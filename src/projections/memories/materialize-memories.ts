@@ -1,12 +1,12 @@
 import { contentHash } from '../../content-hash.js';
-import { parseMemoryFile, renderMemoryFile, type MemoryFileContent } from '../../memories/memory-file.js';
+import { canWriteBack, parseMemoryFile, renderMemoryFile, type MemoryFileContent } from '../../memories/memory-file.js';
+import { MEMORY_ID_FIELD } from '../../memories/memory-from-file.js';
 import { strength } from '../../memories/scores.js';
 import type { FileOp } from '../file-ops.js';
 import { isDirKey, isMemoryKey, type MemoriesRow } from './memories.js';
 import type { DirEntry, DirRow, MemoryRow } from './memory-row.js';
 
-/** The frontmatter field (under `metadata:`) that ties a file to the memory it shows. */
-export const MEMORY_ID_FIELD = 'memory_id';
+export { MEMORY_ID_FIELD };
 /** Longest description an index line shows. */
 const INDEX_DESCRIPTION = 150;
 
@@ -46,13 +46,18 @@ export function memoryAdopts(existingHash: string, row: MemoriesRow): boolean {
   return existingHash === memory.editedHash || existingHash === memory.sourceHash;
 }
 
-/** A file engram has no record of is this memory's when it names the memory, or is the file it was imported from. */
+/**
+ * A file engram has no record of is this memory's when it names the memory, or is the file it
+ * was imported from; never a file that cannot be written back as it is (malformed frontmatter,
+ * comments…): that one is read, and left alone, whoever made it.
+ */
 export function isMemoryFileOf(existing: string, _key: string, row: MemoriesRow): boolean {
   const memory = row as MemoryRow;
   if (existing.startsWith('{')) return sidecarOf(existing) === memory.id;
+  const parsed = parseMemoryFile(existing, memory.file);
+  if (!canWriteBack(parsed)) return false;
   const hash = contentHash(existing);
   if (hash === memory.sourceHash || hash === memory.editedHash) return true;
-  const parsed = parseMemoryFile(existing, memory.file);
   return parsed.extra.metadata.some((field) => field.key === MEMORY_ID_FIELD && field.value === memory.id);
 }
 
@@ -109,7 +114,12 @@ export function memoryIndex(dir: DirRow) {
       name: oneLine(entry.name).replace(/[[\]]/g, ''),
       note: oneLine(`archived ${entry.archived!.at.slice(0, 10)}: ${entry.archived!.reason}`),
     }));
-  return { shown, archived, managed: entries.flatMap((entry) => [entry.file, `_archive/${entry.file}`]) };
+  return {
+    shown,
+    archived,
+    managed: entries.flatMap((entry) => [entry.file, `_archive/${entry.file}`]),
+    replaces: entries.flatMap((entry) => entry.indexLines ?? []),
+  };
 }
 
 /** What the index shows of a memory is data: one line, no way to close the link or open markup. */

@@ -28,7 +28,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
-    'HygieneReported', 'DistillCompleted', 'RouteAccepted', 'RouteDeclined',
+    'HygieneReported', 'DistillCompleted', 'RouteAccepted', 'RouteDeclined', 'MemoryGraphed',
   ],
   evolve(state, event) {
     switch (event.type) {
@@ -68,7 +68,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           contradicts: data.contradicts ?? row.contradicts,
           extra: (data.extra as MemoryRow['extra'] | undefined) ?? row.extra,
           editedHash: data.contentHash ?? row.editedHash,
-          modified: event.ts,
+          // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
+          modified: data.modified ?? event.ts,
         }));
       }
       case 'MemoryPinned':
@@ -125,6 +126,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       }
       case 'DistillCompleted':
         return promote(state, event);
+      case 'MemoryGraphed':
+        return update(state, event, event.data.memoryId, (row) => ({ ...row, graph: event.data.graph }));
       case 'RouteAccepted':
       case 'RouteDeclined':
         return answerRoute(state, event);

@@ -48,6 +48,13 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     const same = findSameMemory(dirRow.entries, data.type, data);
     if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts));
   }
+  // A file already adopted where it is (an import and the reconciler both saw it) is that memory's, not a second one.
+  if (data.sourceHash !== undefined && data.fileName !== undefined) {
+    for (const [id, entry] of dirRow.entries) {
+      if (entry.file !== data.fileName) continue;
+      if ((state.get(memoryKey(id)) as MemoryRow | undefined)?.sourceHash === data.sourceHash) return [];
+    }
+  }
   const taken = new Set([...dirRow.entries.values()].map((entry) => entry.file.toLowerCase()));
   const created = data.created ?? event.ts;
   const row: MemoryRow = {
@@ -77,6 +84,7 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     sourceHash: data.sourceHash,
     editedHash: undefined,
     verification: undefined,
+    ...(data.indexLines ? { indexLines: data.indexLines } : {}),
   };
   const changes = withDir(dirRow, row, event.ts);
   const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];

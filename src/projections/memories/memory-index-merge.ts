@@ -1,5 +1,5 @@
 import type { IndexEntry } from '../file-ops.js';
-import { indexLine } from '../memory-index.js';
+import { indexLine, linkTarget } from '../memory-index.js';
 
 /** Claude Code loads the first 200 lines of MEMORY.md, and at most about 25 KB. */
 export const INDEX_LINE_LIMIT = 200;
@@ -26,6 +26,11 @@ export interface MemoryIndex {
   managed: readonly string[];
   /** Archived memories, newest first: a one-line pointer each, so the agent knows the context moved. */
   archived: readonly ArchivePointer[];
+  /**
+   * Inline entries of a standalone MEMORY.md that became memories: these exact lines are the
+   * projection's now, replaced by their memories' index lines. Default none.
+   */
+  replaces?: readonly string[];
 }
 
 const ENTRIES = Symbol('entries');
@@ -44,6 +49,7 @@ type Slot = string | typeof ENTRIES | typeof ARCHIVE | typeof GAP;
  */
 export function mergeMemoryIndex(existing: string | undefined, index: MemoryIndex): string {
   const managed = new Set(index.managed);
+  const replaced = new Set(index.replaces ?? []);
   // Lines are kept as they are, line endings too.
   const eol = existing?.includes('\r\n') ? '\r\n' : '\n';
   const lines = existing === undefined || existing === '' ? [] : existing.replace(/\r?\n$/, '').split(/\r?\n/);
@@ -57,7 +63,7 @@ export function mergeMemoryIndex(existing: string | undefined, index: MemoryInde
       continue;
     }
     if (inSection && /^#{1,2}\s/.test(line)) inSection = false;
-    if (linksToAny(line, managed)) {
+    if (linksToAny(line, managed) || (!inSection && replaced.has(line))) {
       if (!inSection && !slots.includes(ENTRIES)) slots.push(ENTRIES);
       continue;
     }
@@ -107,7 +113,7 @@ function render(slots: readonly Slot[], shown: readonly string[], handInSection:
 }
 
 function pointerLine(pointer: ArchivePointer): string {
-  return `- [${pointer.name}](${pointer.file}) — ${pointer.note}`;
+  return `- [${pointer.name}](${linkTarget(pointer.file)}) — ${pointer.note}`;
 }
 
 const LINK = /\]\(\s*(?:\.\/)?([^)\s]+)\s*\)/g;

@@ -41,6 +41,8 @@ export interface MemoryRow {
   readonly verification: Verification | undefined;
   /** Entities and relations the distiller named; written beside it as `_graph/<file>.json`. */
   readonly graph?: MemoryGraph;
+  /** The inline MEMORY.md entry it was converted from (see MemoryProposed); absent for most. */
+  readonly indexLines?: readonly string[];
 }
 
 export interface Verification {
@@ -75,6 +77,8 @@ export interface DirEntry {
   readonly archived: MemoryRow['archived'];
   /** Staleness points from the latest verification (0 before any). */
   readonly penalty: number;
+  /** The inline MEMORY.md lines its index line takes the place of. */
+  readonly indexLines?: readonly string[];
 }
 
 /**
@@ -104,11 +108,17 @@ export function dirEntry(row: MemoryRow): DirEntry {
     pinned: row.pinned,
     archived: row.archived,
     penalty: row.verification?.penalty ?? 0,
+    ...(row.indexLines ? { indexLines: row.indexLines } : {}),
   };
 }
 
 /** Files no memory may take: the index, and the stats projection's files. */
 const RESERVED = new Set(['memory.md', 'auto-stats.md', 'auto-tool-usage.md', 'auto-errors.md']);
+
+/** Whether a memory may have this file name at all (the index and the stats files may not). */
+export function isReservedFileName(file: string): boolean {
+  return RESERVED.has(file.toLowerCase());
+}
 
 /**
  * A file name for a new memory: its name, lowercased, in ASCII letters, digits and dashes, at
@@ -116,7 +126,7 @@ const RESERVED = new Set(['memory.md', 'auto-stats.md', 'auto-tool-usage.md', 'a
  * with (an import) is kept when it is free.
  */
 export function fileNameFor(name: string, wanted: string | undefined, taken: ReadonlySet<string>): string {
-  const free = (file: string) => !taken.has(file.toLowerCase()) && !RESERVED.has(file.toLowerCase());
+  const free = (file: string) => !taken.has(file.toLowerCase()) && !isReservedFileName(file);
   if (wanted !== undefined && free(wanted)) return wanted;
   const stem =
     name

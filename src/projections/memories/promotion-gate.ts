@@ -1,5 +1,5 @@
 import type { EventOf } from '../../events/catalog.js';
-import type { DistillCandidate, DistillCompleted, MemoryGraph } from '../../events/distill-events.js';
+import type { RecordedCandidate as DistillCandidate, DistillCompleted, MemoryGraph } from '../../events/distill-events.js';
 import type { RouteAccepted, RouteDeclined } from '../../events/distill-events.js';
 import { contentHash } from '../../content-hash.js';
 import { projectMemoryDir } from '../../paths.js';

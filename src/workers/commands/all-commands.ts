@@ -3,7 +3,10 @@ import { doctorFacts } from './doctor-facts.js';
 import { memoriesForget, memoriesList, memoriesPin, memoriesRestore, memoriesShow, memoriesUnpin } from './memory-commands.js';
 import { maintainCommand } from './maintain-command.js';
 import { distillCommand } from './distill-command.js';
+import { graphBackfill } from './graph-backfill-command.js';
 import { routesAccept, routesDecline, routesList } from './route-commands.js';
+import { importCommand } from './import-command.js';
+import { reconcileCommand } from './reconcile-command.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
@@ -13,7 +16,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
   const commands = [
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
-    routesList, routesAccept, routesDecline, distillCommand,
+    routesList, routesAccept, routesDecline, distillCommand, graphBackfill, importCommand, reconcileCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

@@ -9,6 +9,7 @@ import { ProjectionRunner } from '../engine/projection-runner.js';
 import { StateStore } from '../engine/state-store.js';
 import { defineCommand } from './command.js';
 import { spoolCounts } from './log-commands.js';
+import { reconcileNow } from './reconcile-command.js';
 
 /** `engram worker --drain`: ingest everything pending, project to the end, react; then return. */
 export const drain = defineCommand({
@@ -29,6 +30,11 @@ export const rebuild = defineCommand({
   args: z.object({ only: z.array(z.string()).default([]) }),
   async run(engine, args, output) {
     const started = performance.now();
+    if (args.only.length === 0 || args.only.includes('memories')) {
+      // A memory file changed by hand since the last round is recorded first: the rebuild then writes the edit, never the memory as it was.
+      const { appended } = await reconcileNow(engine, undefined);
+      if (appended > 0) output.err(`recorded ${appended} changes made by hand to memory files before rebuilding\n`);
+    }
     await engine.runner.rebuild({ only: args.only, onProgress: (done, total) => output.progress(done, total) });
     const names = args.only.length > 0 ? args.only : engine.runner.names;
     output.err(`rebuilt ${names.join(', ')} from ${engine.log.head} events in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);

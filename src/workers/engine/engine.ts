@@ -24,6 +24,8 @@ import { ReactorRunner } from './reactor-runner.js';
 import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
+import { transcriptCaptureReactor } from '../reactors/transcript-capture.js';
+import { reconcilerReactor } from '../reactors/reconciler.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -160,6 +162,8 @@ export class Engine {
         reactors: [
           skillsInventoryReactor(),
           maintenanceReactor({ everyMs: options.maintainEveryMs }),
+          transcriptCaptureReactor(),
+          reconcilerReactor(),
           ...(options.distiller ? [distillerReactor(options.distiller.deps, options.distiller.options)] : []),
         ],
       });
@@ -210,6 +214,11 @@ export class Engine {
     const appended = await this.reactors.runOnce(distillerReactor(this.#options.distiller.deps, { ...this.#options.distiller.options, only: session }));
     await this.runner.catchUp();
     return appended;
+  }
+
+  /** The distiller's LLM, when this process has one (see distillerFromEnv). */
+  get llm(): DistillerDeps['llm'] {
+    return this.#options.distiller?.deps.llm;
   }
 
   newEventId(): string {

@@ -118,7 +118,7 @@ export class ReactorRunner {
       return added;
     };
     const events = await reactor.react({
-      runner, log, from: 1, to: log.head, paths: this.#options.paths, clock, signal: this.#abort.signal,
+      runner, log, catalog: this.#options.catalog, from: 1, to: log.head, paths: this.#options.paths, clock, signal: this.#abort.signal,
       newId: () => newEventId(wallMicros(), process.pid), record,
     });
     if (events.length > 0) await record(events);
@@ -145,6 +145,7 @@ export class ReactorRunner {
       const events = await lane.reactor.react({
         runner,
         log,
+        catalog: this.#options.catalog,
         from: lane.cursor + 1,
         to,
         paths: this.#options.paths,

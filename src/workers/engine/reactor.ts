@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import type { EventCatalog } from '../../events/catalog.js';
 import type { Envelope } from '../../events/envelope.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
@@ -9,6 +10,8 @@ export interface ReactorContext {
   runner: ProjectionRunner;
   /** To read the events this round reacts to (`from`..`to`). */
   log: EventLog;
+  /** Checks and upcasts a stored event read from `log`. */
+  catalog: EventCatalog;
   /** The first seq not yet reacted to (1 on a reactor's first round). */
   from: number;
   /** The log's head when the round began: the round reacts to the events up to here. */

@@ -1,4 +1,5 @@
 import { contentHash } from '../../content-hash.js';
+import type { DistillTraceSummary } from '../../distill/distill-prompt.js';
 import type { DistillAnswer } from '../../events/distill-events.js';
 import type { Envelope } from '../../events/envelope.js';
 import { projectMemoryDir } from '../../paths.js';
@@ -11,7 +12,7 @@ import { sessionTrace, traceEpisode } from './session-trace.js';
 /** What the prompt is built from; recorded in DistillRequested before the call. */
 export interface DistillInputs {
   excerpt: string;
-  trace: string;
+  trace: DistillTraceSummary;
   index: Array<{ name: string; description: string }>;
 }
 
@@ -75,6 +76,8 @@ export function distillerReactor(deps: DistillerDeps, options: DistillerOptions 
           if (!session.ended && now - Date.parse(session.lastAt) < idleMs) continue;
           if (session.lastFailure && !session.lastFailure.final && now - Date.parse(session.lastFailure.at) < retryAfterMs) continue;
         }
+        // The capture reactor reads an ended session's transcript: give it a minute to record it.
+        if (options.only === undefined && awaitsCapture(session, now)) continue;
         await distillOne(ctx, deps, session, { attempts, force: options.only !== undefined });
       }
       return [];
@@ -95,7 +98,7 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
   }
   // `engram distill --session` asks again: a new attempt number, so its events are new ones.
   const attempt = session.failures + 1 + (how.force && session.handledSeq >= upToSeq ? 1000 : 0);
-  const captured = await deps.capture(session.transcriptPath, session.session);
+  const captured = (await recordedCapture(ctx, session)) ?? (await deps.capture(session.transcriptPath, session.session));
   const inputs: DistillInputs = { excerpt: captured.excerpt, trace: sessionTrace(session), index: await indexOf(ctx, session.project) };
   if (deps.llm === undefined) {
     const answer = traceEpisode(session, at.slice(0, 10));
@@ -119,6 +122,31 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
     const final = how.force || attempt >= how.attempts;
     await ctx.record([envelope('DistillFailed', `${attempt}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
   }
+}
+
+/** How long after a session's end the distiller waits for its TranscriptCaptured. */
+const CAPTURE_WAIT_MS = 60_000;
+
+function awaitsCapture(session: DistillSession, now: number): boolean {
+  return session.ended && session.transcriptPath !== undefined && (session.capturedSeq ?? 0) < session.lastSeq && now - Date.parse(session.lastAt) < CAPTURE_WAIT_MS;
+}
+
+/** The excerpt the capture reactor recorded at the session's end, when there is one since its latest activity. */
+async function recordedCapture(ctx: ReactorContext, session: DistillSession): Promise<{ excerpt: string; notes: string[] } | undefined> {
+  const seq = session.capturedSeq ?? 0;
+  if (seq === 0) return undefined;
+  for await (const batch of ctx.log.read({ from: seq, to: seq })) {
+    for (const stored of batch) {
+      if (stored.type !== 'TranscriptCaptured') continue;
+      try {
+        const event = ctx.catalog.readStored(stored);
+        if (event.type === 'TranscriptCaptured') return { excerpt: event.data.excerpt, notes: event.data.notes };
+      } catch {
+        // Unreadable: read the transcript again instead.
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The project's memories as the prompt lists them: active ones, names and descriptions. */

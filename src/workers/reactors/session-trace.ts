@@ -1,16 +1,15 @@
+import type { DistillTraceSummary } from '../../distill/distill-prompt.js';
 import type { DistillAnswer } from '../../events/distill-events.js';
 import type { DistillSession } from '../../projections/distill/distill-queue.js';
 
 /** What the trace says a session did, as the distiller's prompt (and its record) puts it. */
-export function sessionTrace(session: DistillSession): string {
-  const lines = [
-    `project: ${session.project}`,
-    `prompts: ${session.prompts}, tool calls: ${session.toolCalls}${session.ended ? '' : ' (no SessionEnd: caught up after an hour idle)'}`,
-  ];
-  if (session.files.length > 0) lines.push(`files: ${session.files.join(', ')}`);
-  if (session.commands.length > 0) lines.push(`commands: ${session.commands.join(' | ')}`);
-  if (session.errors.length > 0) lines.push(`failures: ${session.errors.join(' | ')}`);
-  return lines.join('\n');
+export function sessionTrace(session: DistillSession): DistillTraceSummary {
+  return {
+    filesTouched: [...session.files],
+    commands: [...session.commands],
+    failures: [...session.errors],
+    counts: { prompts: session.prompts, toolCalls: session.toolCalls, ended: session.ended ? 1 : 0 },
+  };
 }
 
 /**

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { captureTranscript } from '../../capture/capture-transcript.js';
+import { parseDistillAnswer } from '../../distill/distill-answer.js';
+import { buildDistillPrompt } from '../../distill/distill-prompt.js';
+import { llmAvailable } from '../../distill/llm-available.js';
+import { LlmRunner } from '../../distill/llm-runner.js';
+import type { EngramPaths } from '../../paths.js';
+import { redactCapped } from '../../redaction/redact-capped.js';
+import type { DistillerDeps, DistillerOptions } from './distiller.js';
+
+/** Longest failure detail or note kept. */
+const DETAIL_CAP = 2000;
+
+/**
+ * The distiller as this environment configures it: `ENGRAM_DISTILLER=off` runs none; the LLM is
+ * `ENGRAM_LLM_CMD` or `claude` on PATH, else there is none and episodes come from the trace;
+ * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call. One LlmRunner per process, so two
+ * calls never overlap.
+ */
+export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { deps: DistillerDeps; options?: DistillerOptions } | undefined {
+  if (env.ENGRAM_DISTILLER === 'off') return undefined;
+  const timeout = Number(env.ENGRAM_LLM_TIMEOUT_MS);
+  const runner = llmAvailable(env)
+    ? new LlmRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) })
+    : undefined;
+  return {
+    deps: {
+      capture: async (path) => {
+        if (path === undefined) return { excerpt: '', notes: ['no transcript path was recorded for this session'] };
+        const captured = await captureTranscript(path);
+        return { excerpt: captured.excerpt, notes: captured.notes };
+      },
+      llm: runner && {
+        run: async (prompt, signal) => {
+          const result = await runner.run(prompt, { signal });
+          if (result.ok) return { ok: true, stdout: result.stdout };
+          const detail = `${result.command}: ${result.reason}${result.exitCode === null ? '' : ` (exit ${result.exitCode})`}${result.stderr ? `: ${result.stderr}` : ''}`;
+          return { ok: false, reason: result.reason, detail: redactCapped(detail, DETAIL_CAP) };
+        },
+      },
+      prompt: (inputs) => buildDistillPrompt({ transcript: inputs.excerpt, trace: inputs.trace, index: inputs.index }),
+      parse: (stdout) => {
+        const parsed = parseDistillAnswer(stdout);
+        if (!parsed.ok) return parsed;
+        return { ok: true, answer: parsed.answer, notes: parsed.notes.map((note) => `${note.code} at ${note.at}: ${note.detail}`.slice(0, 300)) };
+      },
+      redact: (text) => redactCapped(text, 64_000),
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseMemoryFile } from '../src/memories/memory-file.js';
+import { projectMemoryDir } from '../src/paths.js';
+import { drain, dumpLog, repoRoot, runCli, runHook, tempHome, walkFiles, type TempHome } from './support/temp-home.js';
+
+const homes: TempHome[] = [];
+afterEach(async () => {
+  for (const home of homes.splice(0)) await home.cleanup();
+});
+
+const oldRule = { name: 'Deploy with make deploy', description: 'run make deploy from a laptop to ship', body: 'make deploy' };
+const pnpm = { type: 'feedback', name: 'Install with pnpm', description: 'use pnpm, not npm, to install packages in this repo', body: 'npm breaks the lockfile.', destination: 'memory' };
+const ciOnly = {
+  type: 'project', name: 'Deploys go through CI only', description: 'ship through the deploy workflow in CI, never from a laptop',
+  body: 'The deploy workflow ships.', contradicts: ['Deploy with make deploy'], destination: 'memory',
+};
+/** What the fake LLM answers, by a word each session's prompts carry. */
+const answers = {
+  'marker-alpha': { episode: { name: 'Set up installs and CI deploys', description: 'moved installs to pnpm, deploys to CI', body: 'pnpm; CI deploys.' }, candidates: [pnpm, ciOnly] },
+  'marker-charlie': { mode: 'hang' },
+  'marker-bravo': { episode: { name: 'Shipped the payouts report', description: 'the payouts report shipped through CI', body: 'Payouts.' }, candidates: [{ ...pnpm, name: 'pnpm for installs' }, { ...ciOnly, name: 'CI-only deploys' }] },
+};
+
+/** One session through the real hooks: a transcript in Claude Code's format, three prompts, five tool calls, an end. */
+async function session(h: TempHome, project: string, id: string, marker: string, day: string): Promise<void> {
+  const transcript = join(h.root, `${id}.jsonl`);
+  const at = (minute: number) => `${day}T10:${String(minute).padStart(2, '0')}:00.000Z`;
+  const prompts = [`set up the ${marker} work`, `continue the ${marker} work please`, `finish ${marker} and commit`];
+  const lines = prompts.flatMap((prompt, i) => [
+    { type: 'user', uuid: `${id}-u${i}`, parentUuid: i === 0 ? null : `${id}-a${i - 1}`, sessionId: id, timestamp: at(i * 2 + 1), cwd: project, version: '2.1.3', gitBranch: 'main', isSidechain: false, userType: 'external', message: { role: 'user', content: prompt } },
+    { type: 'assistant', uuid: `${id}-a${i}`, parentUuid: `${id}-u${i}`, sessionId: id, timestamp: at(i * 2 + 2), cwd: project, version: '2.1.3', gitBranch: 'main', isSidechain: false, message: { role: 'assistant', content: [{ type: 'text', text: `Done with step ${i} of ${marker}.` }] } },
+  ]);
+  writeFileSync(transcript, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  const base = { session_id: id, cwd: project, transcript_path: transcript };
+  const hook = async (name: Parameters<typeof runHook>[0], payload: object, minute: number) => {
+    const result = await runHook(name, { ...base, hook_event_name: name, ...payload }, { ...h.env, ENGRAM_NOW: at(minute) });
+    expect(result.code).toBe(0);
+  };
+  await hook('SessionStart', { source: 'startup' }, 0);
+  for (const [i, prompt] of prompts.entries()) await hook('UserPromptSubmit', { prompt }, i * 2 + 1);
+  for (let i = 0; i < 5; i++) await hook('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: join(project, `src/step-${i}.ts`) }, tool_response: {} }, 7 + i);
+  await hook('SessionEnd', { reason: 'prompt_input_exit' }, 20);
+}
+
+describe('the distiller, end to end through hooks, the worker and a fake LLM command', () => {
+  it('promotes a candidate a second session says again, retires a contradicted memory only then, and a rebuild calls no LLM and writes the same bytes', async () => {
+    const h = tempHome();
+    homes.push(h);
+    const project = join(h.root, 'payments');
+    mkdirSync(project);
+    const calls = join(h.root, 'llm-calls');
+    const answersFile = join(h.root, 'answers.json');
+    writeFileSync(answersFile, JSON.stringify(answers));
+    const env = {
+      ...h.env,
+      ENGRAM_DISTILLER: '',
+      ENGRAM_LLM_CMD: `${process.execPath} ${join(repoRoot, 'fixtures', 'fake-llm', 'fake-llm.mjs')}`,
+      FAKE_LLM_ANSWERS: answersFile,
+      FAKE_LLM_CALLS: calls,
+    };
+    const dir = join(h.paths.claude, projectMemoryDir(project));
+    const file = (name: string) => parseMemoryFile(readFileSync(join(dir, name), 'utf8'), name);
+    const llmCalls = () => Number(readFileSync(calls, 'utf8'));
+
+    // A memory the user wrote by hand earlier, which the distilled one will say is wrong.
+    mkdirSync(h.paths.spoolNew, { recursive: true });
+    writeFileSync(join(h.paths.spoolNew, '1700000000000000-1-00000001.json'), JSON.stringify({
+      id: 'seed-old-rule-000001', type: 'MemoryProposed', schemaVersion: 1, ts: '2026-11-01T09:00:00.000Z', session: '', project,
+      data: { memoryId: 'm-old', origin: 'user', scope: 'project', ...oldRule, type: 'project', status: 'active', confidence: 0.8 },
+    }));
+
+    await session(h, project, 'sess-alpha', 'marker-alpha', '2026-11-02');
+    await drain({ ...env, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
+    expect(llmCalls()).toBe(1);
+    expect(file('set-up-installs-and-ci-deploys.md')).toMatchObject({ status: 'active', tier: 'episodic' });
+    expect(file('install-with-pnpm.md')).toMatchObject({ status: 'provisional', confidence: 0.3 });
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).not.toContain('install-with-pnpm.md');
+    await runCli(['maintain', '--now', '2026-11-03T00:00:00.000Z'], env);
+    expect(file('deploy-with-make-deploy.md')).toMatchObject({ status: 'active' });
+
+    await session(h, project, 'sess-bravo', 'marker-bravo', '2026-11-05');
+    await drain({ ...env, ENGRAM_NOW: '2026-11-05T11:00:00.000Z' });
+    expect(llmCalls()).toBe(2);
+    expect(file('install-with-pnpm.md')).toMatchObject({ status: 'active', confidence: 0.4, reinforced: 1 });
+    expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toContain('install-with-pnpm.md');
+    const maintained = await runCli(['maintain', '--now', '2026-11-06T00:00:00.000Z'], env);
+    expect(maintained.code, maintained.stderr).toBe(0);
+    expect(readFileSync(join(dir, '_archive', 'deploy-with-make-deploy.md'), 'utf8')).toContain('superseded_by: Deploys go through CI only');
+
+    const types = (await dumpLog(env)).map((event) => event.type);
+    expect(types.filter((type) => type === 'TranscriptCaptured')).toHaveLength(2);
+    expect(types.filter((type) => type === 'DistillCompleted')).toHaveLength(2);
+
+    // A command that hangs is killed at its timeout; the drain (the worker) goes on and ends.
+    await session(h, project, 'sess-charlie', 'marker-charlie', '2026-11-07');
+    await drain({ ...env, ENGRAM_NOW: '2026-11-07T11:00:00.000Z', ENGRAM_LLM_TIMEOUT_MS: '1500' });
+    const failed = (await dumpLog(env)).filter((event) => event.type === 'DistillFailed');
+    expect(failed.map((event) => [event.session, event.data.reason, event.data.final])).toEqual([['sess-charlie', 'timeout', false]]);
+    const doctor = await runCli(['doctor'], { ...env, ENGRAM_LLM_CMD: '' });
+    expect(doctor.stdout).toContain('- distillation by an LLM is off');
+
+    const before = walkFiles(h.paths.claude, h.paths.views);
+    const rebuilt = await runCli(['rebuild'], env);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(llmCalls()).toBe(3);
+    expect(walkFiles(h.paths.claude, h.paths.views)).toEqual(before);
+  });
+});
