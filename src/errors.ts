@@ -22,6 +22,9 @@ export type ErrorCode =
   | 'MEMORY_FILE_UNWRITABLE'
   | 'MEMORY_DIR_UNREADABLE'
   | 'RECALL_INDEX_INVALID'
+  | 'EMBEDDER_UNAVAILABLE'
+  | 'EMBEDDING_INVALID'
+  | 'VECTORS_UNAVAILABLE'
   | 'USAGE';
 
 export class EngramError extends Error {

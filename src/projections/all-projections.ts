@@ -10,6 +10,7 @@ import { isStatsFile } from './stats-render.js';
 import { materializeRecallIndex, recallIndexProjector } from './recall/recall-index.js';
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
+import { vectorsProjection, type VectorsSetup } from './vectors/vectors.js';
 
 export interface ProjectionRoots {
   /** Views that are not memory files: ENGRAM_HOME/views. */
@@ -18,8 +19,11 @@ export interface ProjectionRoots {
   claude: string;
 }
 
-/** Every projection of this build, with sinks writing under these roots. */
-export function allProjections(roots: ProjectionRoots): Projection[] {
+/**
+ * Every projection of this build, with sinks writing under these roots; the vectors projection
+ * only when it is given an embedder (it is the one projection that needs a model).
+ */
+export function allProjections(roots: ProjectionRoots, options: { vectors?: VectorsSetup } = {}): Projection[] {
   const projections = [
     { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], keepEdits: false, durable: false }) },
     { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false, durable: false }) },
@@ -29,6 +33,7 @@ export function allProjections(roots: ProjectionRoots): Projection[] {
     { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
+    ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];
 }
