@@ -207,6 +207,10 @@ export async function runEval(root: string, extraSignals: (set: EvalSet) => Rank
       await row(`${describeFusion(fusion)}`, pipeline({ ...chosen, fusion }));
     }
     await row(`chosen: ${describeFusion(chosen.fusion)}`, pipeline(chosen));
+    if (extra.some((signal) => signal.name === VECTOR_SIGNAL)) {
+      // The ranking alone, every prompt answered: what the fusion does before the floor gates it.
+      await row(`chosen fusion, no floor (ranking only)`, pipeline({ ...chosen, fusion: { ...chosen.fusion, vectorAloneFloor: -1 } }));
+    }
     const byKind: string[] = [];
     for (const kind of [...new Set(queries.map((q) => q.kind))].sort()) {
       const m = await evaluate(queries.filter((q) => q.kind === kind), pipeline(chosen));
