@@ -1,7 +1,9 @@
 // `npm run eval`: recall quality on the evaluation set in fixtures/recall/ (see
-// generate-recall-fixtures.ts). Thresholds are chosen on the dev half and reported on the test
-// half. Each signal is a ranker; a signal someone adds (vectors, graph) goes in `signals` below
-// and the fused pipelines take it in, with the plain-RRF variant kept so the choice stays visible.
+// generate-recall-fixtures.ts): BM25, vectors (USE Lite through the embedding cache in .cache/,
+// so a second run embeds nothing), the graph (from the sidecars), and the fused pipeline. The
+// fusion, its weights, the vector floor and the cut are chosen on the dev half and reported on the
+// test half, with plain RRF kept beside the choice; the choice belongs in
+// src/recall/recall-settings.ts, and the output says whether it is there.
 //   npm run eval [-- --root DIR]
 import { resolve } from 'node:path';
 import { DEFAULT_MATCH_RULE, type MatchRule } from '../src/recall/bm25.js';
@@ -178,7 +180,12 @@ export async function runEval(root: string, extraSignals: (set: EvalSet) => Rank
     ['weighted RRF', bestOf((f) => f.method === 'rrf' && !isPlain(f))],
     ['linear min-max', bestOf((f) => f.method === 'linear')],
   ]);
-  for (const [, setting] of shown) {
+  // And what the choice is worth against the seed's strength weight and against vectors never recalling alone.
+  const alsoShown = [
+    tried.find((t) => t.setting.cut.strengthExponent === DEFAULT_CUT.strengthExponent)?.setting,
+    ...(extra.some((signal) => signal.name === VECTOR_SIGNAL) ? [tried.find((t) => t.setting.fusion.vectorAloneFloor >= 1)?.setting] : []),
+  ];
+  for (const setting of [...shown.values(), ...alsoShown]) {
     const t = tried.find((x) => x.setting === setting);
     if (t) lines.push(`  ${metricsRow(describeSetting(t.setting), t.m, 96)}`);
   }
