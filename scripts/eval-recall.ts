@@ -11,7 +11,7 @@ import { DEFAULT_CUT, DEFAULT_RRF_K, type CutOptions } from '../src/recall/fusio
 import { fuseSignals, VECTOR_SIGNAL } from '../src/recall/fuse-signals.js';
 import { RECALL_SETTINGS, type RecallSettings } from '../src/recall/recall-settings.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
-import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
+import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { sidecarGraphRanker } from './eval-graph-ranker.js';
 import { vectorRanker } from './eval-vector-ranker.js';
 import { buildBm25 } from '../src/recall/bm25.js';
@@ -70,7 +70,7 @@ export function strengths(set: EvalSet): (id: string) => number {
 const SIGNAL_SLOTS = ['bm25', 'vector', 'graph'];
 
 /** A fusion the calibration tries: everything of RecallSettings but the cut. */
-type Fusion = Omit<RecallSettings, 'cut'>;
+type Fusion = Omit<RecallSettings, 'cut' | 'embedder'>;
 
 /** The grid on dev. Vector weights below 1 are where a weak embedder was found to help (DESIGN.md). */
 const VECTOR_WEIGHTS = [0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5];
@@ -136,7 +136,12 @@ function floored(ranker: Ranker, floor: number): Ranker {
  * vector and the graph rankers), every fusion of the grid calibrated on dev, the chosen one and
  * the single signals reported on dev and test.
  */
-export async function runEval(root: string, extraSignals: (set: EvalSet) => Ranker[] | Promise<Ranker[]> = () => []): Promise<EvalReport> {
+export async function runEval(
+  root: string,
+  extraSignals: (set: EvalSet) => Ranker[] | Promise<Ranker[]> = () => [],
+  /** The model behind the vector signal, recorded in the chosen settings. Default USE Lite's. */
+  embedder: string = USE_LITE_MODEL,
+): Promise<EvalReport> {
   const set = loadEvalSet(root);
   const files = indexFiles(set);
   const strengthOf = strengths(set);
@@ -189,7 +194,7 @@ export async function runEval(root: string, extraSignals: (set: EvalSet) => Rank
     const t = tried.find((x) => x.setting === setting);
     if (t) lines.push(`  ${metricsRow(describeSetting(t.setting), t.m, 96)}`);
   }
-  const settings: RecallSettings = { ...chosen.fusion, cut: chosen.cut };
+  const settings: RecallSettings = { embedder: extra.some((signal) => signal.name === VECTOR_SIGNAL) ? embedder : 'none', ...chosen.fusion, cut: chosen.cut };
   lines.push(`  chosen: ${describeSetting(chosen)}`);
   lines.push(
     sameSettings(settings, RECALL_SETTINGS)
@@ -231,6 +236,7 @@ export async function runEval(root: string, extraSignals: (set: EvalSet) => Rank
 function sameSettings(a: RecallSettings, b: RecallSettings): boolean {
   const weight = (s: RecallSettings, name: string) => s.weights[name] ?? 1;
   return (
+    a.embedder === b.embedder &&
     a.method === b.method &&
     (a.method === 'linear' || a.k === b.k) &&
     SIGNAL_SLOTS.every((name) => weight(a, name) === weight(b, name)) &&

@@ -1,6 +1,7 @@
 // The vector signal of `npm run eval`: the fixtures' memories embedded as the vectors projection
 // embeds them (indexedText: name, description, body, graph entity names), through the embedding
 // cache, ranked per query by cosine over the query's project and the global memories.
+import { EngramError } from '../src/errors.js';
 import { cosine, type Embedder } from '../src/recall/embedders/embedder.js';
 import { indexedText } from '../src/projections/vectors/indexed-text.js';
 import type { EvalQuery, Ranker } from '../src/recall/recall-eval.js';
@@ -31,7 +32,7 @@ export async function vectorRanker(set: EvalSet, embedder: Embedder, queries: re
     name: 'vector',
     rank(query) {
       const at = queryVectors.get(query.text);
-      if (at === undefined) throw new Error(`query ${query.id} was not embedded beforehand`);
+      if (at === undefined) throw new EngramError('USAGE', `query ${query.id} was not among the queries the vector ranker was built for`);
       const vector = embedded[at]!;
       return dirsFor(query.project)
         .flatMap((slug) => bySlug.get(slug) ?? [])

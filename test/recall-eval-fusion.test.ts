@@ -43,7 +43,7 @@ const fixedVectors: Ranker = {
     })[q.id] ?? [],
 };
 
-const linear: RecallSettings = { method: 'linear', k: 60, weights: { bm25: 1, vector: 1, graph: 0.5 }, vectorAloneFloor: 0.6, cut: { ratio: 0.5, limit: 3, strengthExponent: 0 } };
+const linear: RecallSettings = { embedder: 'fixed', method: 'linear', k: 60, weights: { bm25: 1, vector: 1, graph: 0.5 }, vectorAloneFloor: 0.6, cut: { ratio: 0.5, limit: 3, strengthExponent: 0 } };
 
 let set: EvalSet;
 beforeAll(() => {
@@ -101,11 +101,12 @@ describe('the evaluation with every signal', () => {
   });
 
   it('chooses a fusion on dev within the false-recall bound and prints every signal, plain RRF and the choice', async () => {
-    const report = await runEval(root, (s) => [fixedVectors, sidecarGraphRanker(s)]);
+    const report = await runEval(root, (s) => [fixedVectors, sidecarGraphRanker(s)], 'fixed');
     const text = report.lines.join('\n');
     for (const line of [/vector alone\s/, /vector alone, floor/, /graph alone\s/, /plain RRF \(k 60\)/, /chosen: /, /chosen fusion, no floor/]) expect(text).toMatch(line);
     expect(text).not.toMatch(/no ranker yet/);
     const { settings, rule } = report.chosen;
+    expect(settings.embedder).toBe('fixed');
     const bm25 = bm25Ranker(indexFiles(set), rule);
     const chosen = pipelineRanker({ name: 'chosen', signals: [bm25, fixedVectors, sidecarGraphRanker(set)], fuse: (lists) => fuseSignals(lists, settings), strengthOf: strengths(set), cut: settings.cut });
     const m = await evaluate(set.dev, chosen);

@@ -1,3 +1,4 @@
+import { USE_LITE_MODEL } from './embedders/use-lite-embedder.js';
 import type { SignalWeights } from './fusion.js';
 
 /**
@@ -9,6 +10,11 @@ import type { SignalWeights } from './fusion.js';
  * set changes.
  */
 export interface RecallSettings {
+  /**
+   * The embedder (its model id) the weights and the floor were measured with: with another one
+   * they are untested, and the floor (a cosine) means nothing.
+   */
+  readonly embedder: string;
   /**
    * `rrf`: Σ weight / (k + rank); `linear`: Σ weight × min-max-normalised score
    * (src/recall/fusion.ts).
@@ -45,6 +51,7 @@ export interface RecallSettings {
  * 66.0 / 60.2, 0.619 / 0.545.
  */
 export const RECALL_SETTINGS: RecallSettings = Object.freeze({
+  embedder: USE_LITE_MODEL,
   /** Linear beat the best weighted RRF on dev by 4 points of hit@1 at the same hit@3, and by 5 of hit@3 on test. */
   method: 'linear',
   /** The seed's; only `rrf` reads it. */
