@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'MEMORY_FILE_INVALID'
   | 'MEMORY_FILE_UNWRITABLE'
   | 'MEMORY_DIR_UNREADABLE'
+  | 'GRAPH_INDEX_INVALID'
   | 'USAGE';
 
 export class EngramError extends Error {

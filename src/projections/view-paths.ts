@@ -17,3 +17,8 @@ export function traceViewPath(project: string): string {
 export function summaryViewPath(project: string): string {
   return `summary/${project === '' ? 'global' : projectSlug(project)}.md`;
 }
+
+/** A memory directory's entity graph index (see projections/graph): `global.json` or the project's slug. */
+export function graphViewPath(project: string): string {
+  return `graph/${project === '' ? 'global' : projectSlug(project)}.json`;
+}
