@@ -79,4 +79,27 @@ describe('engram graph ENTITY', () => {
     expect(redis.stderr).toContain('no memory in force names "redis"');
     expect((await runCli(['graph', '--project', project], h.env)).code).toBe(2);
   });
+
+  it('imports the graph sidecars of an imported memory directory, refusing a malformed one with a reason', async () => {
+    const h = tempHome({ ENGRAM_NOW: '2026-11-01T10:00:00.000Z' });
+    homes.push(h);
+    const source = join(h.root, 'old-memories');
+    mkdirSync(join(source, '_graph'), { recursive: true });
+    writeFileSync(join(source, 'db.md'), '---\nname: Database\ndescription: the orders database\ntype: project\n---\nOrders live in Postgres 16.\n');
+    writeFileSync(join(source, '_graph', 'db.md.json'), JSON.stringify({ memoryId: 'elsewhere-1', file: 'db.md', entities: [{ name: 'Postgres', type: 'service' }, { name: 'orders', type: 'concept' }], relations: [{ src: 'orders', rel: 'part_of', dst: 'Postgres' }] }));
+    writeFileSync(join(source, 'cache.md'), '---\nname: Cache\ndescription: the cache\ntype: project\n---\nRedis holds sessions.\n');
+    writeFileSync(join(source, '_graph', 'cache.md.json'), JSON.stringify({ entities: [{ name: 'Redis', type: 'planet' }] }));
+    const target = '/home/dev/src/orders';
+    const first = await runCli(['import', source, '--project', target], h.env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('imported: Database ← db.md (with its graph)\n');
+    expect(first.stdout).toMatch(/_graph\/cache\.md\.json: not a graph sidecar \(entities\.0\.type: .*\); Cache is imported without its graph/);
+    await drain(h.env);
+    const shown = await runCli(['graph', 'postgres', '--project', target, '--json'], h.env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject([{ name: 'Postgres', in: [{ rel: 'part_of', entity: 'orders' }], memories: [{ name: 'Database', file: join(h.paths.claude, projectMemoryDir(target), 'db.md') }] }]);
+    expect((await runCli(['graph', 'redis', '--project', target], h.env)).code).toBe(1);
+    const again = await runCli(['import', source, '--project', target], h.env);
+    expect(again.stdout).toContain('0 imported, 2 already there');
+  });
 });
