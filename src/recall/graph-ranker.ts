@@ -54,16 +54,19 @@ export function rankByGraph(graphs: readonly LoadedGraph[], prompt: string): Gra
   const saidKeys: Array<{ key: string; said: string }> = [];
   for (let i = 0; i < tokens.length; ) {
     let taken = 0;
-    for (let n = Math.min(MAX_NAME_WORDS, tokens.length - i); n >= 1 && taken === 0; n--) {
-      const key = folded.slice(i, i + n).join(' ');
-      if (found(key)) {
-        saidKeys.push({ key, said: tokens.slice(i, i + n).join(' ') });
+    if (graphs.some((g) => g.firstWords.has(folded[i]!))) {
+      // Every name starting here, longest first: `connection pool` before `connection`.
+      const keys: string[] = [];
+      for (let n = 1, key = folded[i]!; n <= Math.min(MAX_NAME_WORDS, tokens.length - i); n++, key += ` ${folded[i + n - 1]}`) keys.push(key);
+      for (let n = keys.length; n >= 1 && taken === 0; n--) {
+        if (!found(keys[n - 1]!)) continue;
+        saidKeys.push({ key: keys[n - 1]!, said: tokens.slice(i, i + n).join(' ') });
         taken = n;
       }
     }
-    if (taken === 0) {
+    if (taken === 0 && tokens[i]!.includes('/')) {
       const base = entityKey(tokens[i]!.split(/[\\/]/).filter(Boolean).pop() ?? '');
-      if (tokens[i]!.includes('/') && found(base)) saidKeys.push({ key: base, said: tokens[i]! });
+      if (found(base)) saidKeys.push({ key: base, said: tokens[i]! });
     }
     i += Math.max(1, taken);
   }

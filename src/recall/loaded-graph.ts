@@ -9,11 +9,13 @@ export interface LoadedGraph {
   readonly index: GraphIndexFile;
   /** Every key an entity is found by → positions in `index.entities`. */
   readonly lookup: ReadonlyMap<string, readonly number[]>;
+  /** The first word of every key: a prompt's word that starts none is passed over at once, so a long prompt costs one set look-up a word. */
+  readonly firstWords: ReadonlySet<string>;
 }
 
 /** Makes the look-up map of an index (the file keeps it as a sorted list). */
 export function loadedGraph(index: GraphIndexFile): LoadedGraph {
-  return { index, lookup: new Map(index.lookup) };
+  return { index, lookup: new Map(index.lookup), firstWords: new Set(index.lookup.map(([key]) => key.split(' ', 1)[0]!)) };
 }
 
 /**
