@@ -50,12 +50,15 @@ interface Gathered {
 export function buildGraphIndex(row: GraphDirRow): GraphIndexFile {
   const gathered = new Map<string, Gathered>();
   const relations = new Set<string>();
+  // Names repeat across memories far more than they differ: each is folded once.
+  const folded = new Map<string, { key: string; form: string }>();
   const note = (name: string, type: string | undefined, memoryId: string): string => {
-    const key = entityKey(name);
+    let seen = folded.get(name);
+    if (seen === undefined) folded.set(name, (seen = { key: entityKey(name), form: name.trim().replace(/\s+/g, ' ') }));
+    const { key, form } = seen;
     if (key === '') return key;
     let entity = gathered.get(key);
     if (!entity) gathered.set(key, (entity = { forms: new Map(), types: new Map(), memories: new Set() }));
-    const form = name.trim().replace(/\s+/g, ' ');
     entity.forms.set(form, (entity.forms.get(form) ?? 0) + 1);
     if (type !== undefined) entity.types.set(type, (entity.types.get(type) ?? 0) + 1);
     entity.memories.add(memoryId);
