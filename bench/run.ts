@@ -20,7 +20,9 @@ import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
 import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
+import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
+import { recallIndexBench } from './recall-index-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -33,7 +35,9 @@ try {
   await benchRebuild();
   await benchFlatCost();
   benchRedaction();
+  await benchEmbed();
   benchTranscript();
+  benchRecallIndex();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -43,6 +47,36 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+function benchRecallIndex(): void {
+  const results = recallIndexBench(scratch, [1_000, 10_000, 100_000]);
+  const base = results[0]!;
+  for (const result of results) {
+    const of = (ms: number) => `${ms.toFixed(2)} ms`;
+    rows.push({
+      what: `recall: lexical index, ${result.size.toLocaleString('en')} memories vs 1,000`,
+      ratio: result.medianMs / base.medianMs,
+      target: 'reported',
+      ok: true,
+      detail: `read + open + query, median ${of(result.medianMs)}, p95 ${of(result.p95Ms)} (1,000: ${of(base.medianMs)}, p95 ${of(base.p95Ms)}); file ${(result.fileBytes / 1e6).toFixed(1)} MB`,
+    });
+  }
+}
+
+async function benchEmbed(): Promise<void> {
+  // The cold side embeds every memory with the real model (about 15 ms each here): minutes at
+  // 10,000 on a busy machine. ENGRAM_BENCH_MEMORIES runs it smaller.
+  const memories = Number(process.env.ENGRAM_BENCH_MEMORIES) || 10_000;
+  const r = await embedBench(join(scratch, 'embed'), memories);
+  const ratio = r.warmMs / r.coldMs;
+  rows.push({
+    what: `vectors rebuild, ${memories.toLocaleString('en')} memories: warm cache vs cold`,
+    ratio,
+    target: '≤ 0.10',
+    ok: ratio <= 0.1 && r.embeddedWarm === 0 && r.rowsWarm === r.rowsCold,
+    detail: `warm ${(r.warmMs / 1000).toFixed(2)} s (${r.embeddedWarm} texts embedded), cold ${(r.coldMs / 1000).toFixed(1)} s (${r.embeddedCold} embedded, ${(r.coldMs / r.embeddedCold).toFixed(1)} ms each); ${r.rowsWarm} rows after both`,
+  });
+}
 
 function benchRedaction(): void {
   const r = redactionBench();

@@ -23,6 +23,12 @@ export interface EngramPaths {
   views: string;
   /** `CLAUDE_CONFIG_DIR`; default `~/.claude`. */
   claude: string;
+  /** LanceDB: the vectors projection, one table per embedding model. */
+  vectors: string;
+  /** Vectors by model + content hash (LevelDB): a cache no reset or rebuild drops. */
+  embeddingCache: string;
+  /** Model folders an embedder loads (fastembed's BGE-small). */
+  models: string;
 }
 
 // A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS).
@@ -50,6 +56,9 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths 
     state: join(home, 'state'),
     views: join(home, 'views'),
     claude,
+    vectors: join(home, 'vectors'),
+    embeddingCache: join(home, 'cache', 'embeddings'),
+    models: join(home, 'models'),
   };
 }
 

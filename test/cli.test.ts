@@ -83,7 +83,7 @@ describe('the CLI', () => {
     await runCli(['worker', '--drain'], h.env);
     await runCli(['install'], h.env);
     const healthy = await runCli(['doctor'], h.env);
-    expect(healthy.stdout).toContain('all 7 projections are up to date');
+    expect(healthy.stdout).toMatch(/all \d+ projections are up to date/);
     expect(healthy.stdout).toContain('hooks are installed in');
     expect(healthy.code).toBe(0);
     // A view someone deleted is not "up to date".

@@ -244,12 +244,21 @@ describe('correction detector', () => {
   });
 
   it('imports nothing a hook would pay to load', () => {
+    // What the prompt hook loads: the detector and its notice, and whatever they import in turn
+    // (src/capture/ also holds the transcript reader, which only the worker loads).
     const dir = join(repoRoot, 'src', 'capture');
-    for (const file of readdirSync(dir)) {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
       const source = readFileSync(join(dir, file), 'utf8');
       for (const [, spec] of source.matchAll(/^import .* from '([^']+)';$/gm)) {
         expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[a-z-]+\.js$|^\.\.\/memories\/memory-kinds\.js$/);
+        if (spec!.startsWith('./')) visit(spec!.slice(2).replace(/\.js$/, '.ts'));
       }
-    }
+    };
+    visit('correction-detector.ts');
+    visit('correction-notice.ts');
+    expect(seen.size).toBeGreaterThan(3);
   });
 });

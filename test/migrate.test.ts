@@ -207,7 +207,7 @@ describe('engram migrate', () => {
     await drain(h.env);
     const after = await runCli(['doctor'], h.env);
     expect(after.stdout).toMatch(/projection sessions was rebuilt from the log at .* because its checkpoint is of another log/);
-    expect(after.stdout).toContain('all 6 projections are up to date');
+    expect(after.stdout).toMatch(/all \d+ projections are up to date/);
   });
 
   it('a log started by this engram is born migrated', async () => {

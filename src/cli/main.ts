@@ -10,6 +10,7 @@ import { clockFromEnv } from '../clock.js';
 import { isOlderBuild } from '../compare-builds.js';
 import { describeError, EngramError, isEngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
+import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { requestHandOver } from '../workers/hand-over.js';
 import { liveWorker, processRunning } from '../workers/live-worker.js';
 import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
@@ -238,7 +239,7 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     const running = await liveWorker(paths);
     if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
   }
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths) });
+  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths), embedder: embedderChoice(env) });
 }
 
 /**

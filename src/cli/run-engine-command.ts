@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
+import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import type { CommandOutput } from '../workers/commands/command.js';
@@ -70,6 +71,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
         clock: ctx.clock,
         access: command.access,
         distiller: command.access === 'write' ? distillerFromEnv(ctx.env ?? process.env, ctx.paths) : undefined,
+        embedder: embedderChoice(ctx.env ?? process.env),
       });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;

@@ -8,8 +8,10 @@ import { rowsOnlySink, type Projection } from './projector.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
 import { isStatsFile } from './stats-render.js';
+import { materializeRecallIndex, recallIndexProjector } from './recall/recall-index.js';
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
+import { vectorsProjection, type VectorsSetup } from './vectors/vectors.js';
 
 export interface ProjectionRoots {
   /** Views that are not memory files: ENGRAM_HOME/views. */
@@ -18,8 +20,11 @@ export interface ProjectionRoots {
   claude: string;
 }
 
-/** Every projection of this build, with sinks writing under these roots. */
-export function allProjections(roots: ProjectionRoots): Projection[] {
+/**
+ * Every projection of this build, with sinks writing under these roots; the vectors projection
+ * only when it is given an embedder (it is the one projection that needs a model).
+ */
+export function allProjections(roots: ProjectionRoots, options: { vectors?: VectorsSetup } = {}): Projection[] {
   const projections = [
     { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], keepEdits: false, durable: false }) },
     { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false, durable: false }) },
@@ -28,7 +33,9 @@ export function allProjections(roots: ProjectionRoots): Projection[] {
     { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) },
     { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
+    { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
+    ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];
 }

@@ -18,6 +18,11 @@ export function summaryViewPath(project: string): string {
   return `summary/${project === '' ? 'global' : projectSlug(project)}.md`;
 }
 
+/** A memory directory's lexical recall index (lexical-index.ts), named as its summary is. */
+export function recallIndexViewPath(project: string): string {
+  return `recall/${project === '' ? 'global' : projectSlug(project)}.bm25`;
+}
+
 /** A memory directory's entity graph index (see projections/graph): `global.json` or the project's slug. */
 export function graphViewPath(project: string): string {
   return `graph/${project === '' ? 'global' : projectSlug(project)}.json`;

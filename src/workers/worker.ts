@@ -5,6 +5,7 @@ import { BUILD_ID } from '../build-id.js';
 import type { Clock } from '../clock.js';
 import { describeError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
+import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from './commands/all-commands.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
@@ -33,6 +34,8 @@ export interface WorkerOptions {
   handOverWaitMs?: number;
   /** How long, when stopping, a request still being answered may take before its connection is cut. Default 2000 ms. */
   stopGraceMs?: number;
+  /** The vectors projection's embedder. Default `off` (the CLI passes ENGRAM_EMBEDDER's, itself `use-lite` by default). */
+  embedder?: EmbedderChoice;
 }
 
 /**
@@ -170,7 +173,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller });
+      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

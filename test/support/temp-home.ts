@@ -34,6 +34,9 @@ export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
     ENGRAM_LLM_CMD: '',
     ENGRAM_DISABLE: '',
     ENGRAM_NOW: '',
+    // The embedding model costs a worker 0.7 s and 130 MB to load: tests of other things run
+    // without the vectors projection; the vectors tests choose a model themselves.
+    ENGRAM_EMBEDDER: 'off',
     ...extraEnv,
   };
   const paths = resolvePaths(env);

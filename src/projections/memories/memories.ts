@@ -10,7 +10,7 @@ import { dirEntry, fileNameFor, type DirRow, type HygieneRow, type MemoryRow } f
 import { answerRoute, promote } from './promotion-gate.js';
 import { DIRS, MAINTAINED, dirKey, hygieneKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
 
-export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, type MemoriesRow } from './memory-changes.js';
+export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memory-changes.js';
 
 /** DESIGN.md: a lesson the correction detector found starts active, at this confidence. */
 const CORRECTION_CONFIDENCE = 0.6;

@@ -25,6 +25,7 @@ export type MemoriesRow = MemoryRow | DirRow | HygieneRow | { readonly at: strin
 export const memoryKey = (id: string): string => MEM + id;
 export const dirKey = (dir: string): string => DIR + dir;
 export const isMemoryKey = (key: string): boolean => key.startsWith(MEM);
+export const memoryIdOf = (key: string): string => key.slice(MEM.length);
 export const isDirKey = (key: string): boolean => key.startsWith(DIR);
 
 /** How much a memory's confidence rises each time it is said again. */

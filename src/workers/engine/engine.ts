@@ -13,6 +13,10 @@ import type { EventLog } from '../../log/event-log.js';
 import type { Envelope } from '../../events/envelope.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
+import type { Embedder } from '../../recall/embedders/embedder.js';
+import { embedderFor, type EmbedderChoice } from '../../recall/embedders/embedder-choice.js';
+import { cachedEmbedder, EmbeddingCache } from '../../recall/embedding-cache.js';
+import { VectorStore } from '../../recall/vector-store.js';
 import { StateStore } from './state-store.js';
 import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
@@ -43,6 +47,21 @@ export interface EngineOptions {
   distiller?: { deps: DistillerDeps; options?: DistillerOptions };
   /** Passed to the runner; tests use it to crash between a sink write and its checkpoint. */
   afterSinkApplied?: (projector: string, seq: number) => void;
+  /**
+   * The embedder of the vectors projection (see embedderChoice for `ENGRAM_EMBEDDER`). Default
+   * `off`: no vectors projection, no model; the worker and the CLI pass the environment's choice.
+   */
+  embedder?: EmbedderChoice;
+}
+
+/** What recall needs for its vector list (searchVectors): the table and the query embedder. */
+export interface EngineVectors {
+  store: VectorStore;
+  /**
+   * The chosen model, for queries: they go to it directly, so prompts do not pile up in the
+   * embedding cache. The sink indexes through the cache (only a writing engine has it).
+   */
+  embedder: Embedder;
 }
 
 export interface TickReport extends IngestReport {
@@ -67,8 +86,11 @@ export class Engine {
   readonly #ingestMemory = ingestMemory();
   /** The reactors, each in its own lane from its own cursor. */
   readonly reactors: ReactorRunner;
+  /** The vectors, when an embedder was chosen. */
+  readonly vectors: EngineVectors | undefined;
+  readonly #embeddingCache: EmbeddingCache | undefined;
 
-  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, reactors: ReactorRunner, store: StateStore | null, options: EngineOptions) {
+  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, reactors: ReactorRunner, store: StateStore | null, options: EngineOptions, vectors: { vectors: EngineVectors; cache: EmbeddingCache | undefined } | undefined) {
     this.log = log;
     this.#store = store;
     this.catalog = catalog;
@@ -77,6 +99,8 @@ export class Engine {
     this.clock = options.clock;
     this.#options = options;
     this.reactors = reactors;
+    this.vectors = vectors?.vectors;
+    this.#embeddingCache = vectors?.cache;
   }
 
   /**
@@ -100,6 +124,7 @@ export class Engine {
       });
     }
     let store: StateStore | null = null;
+    let vectors: { vectors: EngineVectors; indexer: Embedder; cache: EmbeddingCache | undefined } | undefined;
     try {
       if (write) await stampNewLog(log, logMigrations);
       const now = () => options.clock.now();
@@ -110,11 +135,18 @@ export class Engine {
         })
         : null;
       const catalog = defaultCatalog();
+      const model = embedderFor(options.embedder ?? 'off', paths);
+      if (model) {
+        // Only a writing engine holds the cache (a LevelDB: one process); a reading one never embeds.
+        const cache = write ? await EmbeddingCache.open(paths.embeddingCache) : undefined;
+        const embedder = cache ? cachedEmbedder(model, cache) : model;
+        vectors = { cache, indexer: embedder, vectors: { embedder: model, store: new VectorStore({ dir: paths.vectors, model: model.model, dimensions: model.dimensions }) } };
+      }
       const runner = new ProjectionRunner({
         log,
         catalog,
         store,
-        projections: allProjections({ views: paths.views, claude: paths.claude }),
+        projections: allProjections({ views: paths.views, claude: paths.claude }, vectors ? { vectors: { dir: paths.vectors, store: vectors.vectors.store, embedder: vectors.indexer } } : {}),
         clock: options.clock,
         afterSinkApplied: options.afterSinkApplied,
       });
@@ -136,8 +168,9 @@ export class Engine {
         ],
       });
       await reactors.start();
-      return new Engine(log, catalog, runner, reactors, store, options);
+      return new Engine(log, catalog, runner, reactors, store, options, vectors);
     } catch (err) {
+      await vectors?.cache?.close();
       await store?.close();
       await log.close();
       throw err;
@@ -255,6 +288,9 @@ export class Engine {
   async close(): Promise<void> {
     this.reactors.abort();
     await this.reactors.idle();
+    await this.vectors?.store.close();
+    await this.vectors?.embedder.close();
+    await this.#embeddingCache?.close();
     await this.#store?.close();
     await this.log.close();
   }

@@ -1,0 +1,29 @@
+import type { Embedder } from './embedders/embedder.js';
+import type { VectorHit, VectorStore } from './vector-store.js';
+
+export interface VectorSearchOptions {
+  /** The project whose memories are searched, beside the global ones ('' for global only). */
+  project: string;
+  /** How many memories at most. Default 10. */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The vector list of recall: the active memories of the project and the global ones, nearest
+ * the query first, each with its cosine. No threshold here: on the embedded model absolute
+ * cosines carry little signal (DESIGN.md "Recall"), so the fusion decides by rank or by a
+ * floor calibrated on the evaluation set.
+ */
+export async function searchVectors(
+  vectors: { store: VectorStore; embedder: Embedder },
+  query: string,
+  options: VectorSearchOptions,
+): Promise<VectorHit[]> {
+  if (vectors.store.model !== vectors.embedder.model) {
+    throw new Error(`the vector store is of ${vectors.store.model}, the query embedder is ${vectors.embedder.model}`);
+  }
+  if (query.trim().length === 0) return [];
+  const [vector] = await vectors.embedder.embed([query], options.signal);
+  return vectors.store.nearest(vector!, { project: options.project, limit: options.limit ?? 10 });
+}

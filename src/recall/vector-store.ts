@@ -1,0 +1,187 @@
+import { mkdirSync } from 'node:fs';
+import type { Connection, Table } from '@lancedb/lancedb';
+import { EngramError } from '../errors.js';
+
+/** One memory's row in a vectors table. */
+export interface VectorRow {
+  id: string;
+  /** Its project; '' for a global memory. */
+  project: string;
+  file: string;
+  name: string;
+  /** Hash of the text that was embedded. */
+  textHash: string;
+  vector: Float32Array;
+}
+
+export interface VectorHit {
+  id: string;
+  /** Cosine similarity of the query and the memory's text, in [-1, 1]. */
+  cosine: number;
+}
+
+/** A table name for a model: its id with anything but letters and digits made `_`. */
+export function vectorTableName(model: string): string {
+  return `memories_${model.replace(/[^A-Za-z0-9]/g, '_')}`;
+}
+
+/**
+ * The vectors of one embedding model: a LanceDB table under `dir`, rows keyed by memory id.
+ * Opens LanceDB on first use, creates the table on the first write and reads an absent table
+ * as empty, so a home that never embedded has nothing here.
+ */
+export class VectorStore {
+  readonly dir: string;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly table: string;
+  #connection: Promise<Connection> | undefined;
+  #opened: Table | undefined;
+
+  constructor(options: { dir: string; model: string; dimensions: number }) {
+    this.dir = options.dir;
+    this.model = options.model;
+    this.dimensions = options.dimensions;
+    this.table = vectorTableName(options.model);
+  }
+
+  /** Inserts each row, or replaces the row of the same id. */
+  async upsert(rows: readonly VectorRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      if (row.vector.length !== this.dimensions) throw new EngramError('EMBEDDING_INVALID', `a vector of ${row.vector.length} values for a table of ${this.dimensions}`);
+    }
+    const table = await this.#table(true);
+    await table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map((row) => ({ ...row })));
+  }
+
+  async remove(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const table = await this.#table(false);
+    if (table) await table.delete(`id IN (${ids.map(sqlString).join(', ')})`);
+  }
+
+  /** Drops the table (a rebuild fills it again, from the embedding cache). */
+  async drop(): Promise<void> {
+    const db = await this.#connect();
+    this.#opened = undefined;
+    if ((await db.tableNames()).includes(this.table)) await db.dropTable(this.table);
+  }
+
+  /** Compacts the table's fragments and prunes old table versions. */
+  async optimize(): Promise<void> {
+    const table = await this.#table(false);
+    if (table) await table.optimize();
+  }
+
+  async count(): Promise<number> {
+    return this.#read(async (table) => (table ? table.countRows() : 0));
+  }
+
+  /** Every row, sorted by id (for tests and checks; a user's table is small). */
+  async rows(): Promise<VectorRow[]> {
+    return this.#read(async (table) => {
+      if (!table) return [];
+      const rows = (await table.query().toArray()) as Array<Record<string, unknown>>;
+      return rows.map(fromLance).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
+  }
+
+  /**
+   * The `limit` rows nearest `vector` by cosine among the project's memories and the global ones
+   * (brute force: a user's few thousand memories need no index), best first.
+   */
+  async nearest(vector: Float32Array, options: { project: string; limit: number }): Promise<VectorHit[]> {
+    if (options.limit <= 0) return [];
+    const found = await this.#read(async (table) => {
+      if (!table) return [];
+      const projects = [...new Set([options.project, ''])].map(sqlString).join(', ');
+      return (await table
+        .vectorSearch(Array.from(vector))
+        .distanceType('cosine')
+        .where(`project IN (${projects})`)
+        .select(['id', '_distance'])
+        .limit(options.limit)
+        .toArray()) as Array<{ id: string; _distance: number }>;
+    });
+    // Ties (the same text twice) are ordered by id, so a ranking is the same every time.
+    return found
+      .map((hit) => ({ id: hit.id, cosine: 1 - hit._distance }))
+      .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async close(): Promise<void> {
+    this.#opened?.close();
+    this.#opened = undefined;
+    const db = await this.#connection;
+    this.#connection = undefined;
+    db?.close();
+  }
+
+  #connect(): Promise<Connection> {
+    this.#connection ??= (async () => {
+      try {
+        mkdirSync(this.dir, { recursive: true });
+        const { connect } = await import('@lancedb/lancedb');
+        // Strong consistency: a search sees what the sink wrote a moment ago, through any handle.
+        return await connect(this.dir, { readConsistencyInterval: 0 });
+      } catch (err) {
+        this.#connection = undefined;
+        throw new EngramError('VECTORS_UNAVAILABLE', `LanceDB could not open ${this.dir}`, { cause: err });
+      }
+    })();
+    return this.#connection;
+  }
+
+  /**
+   * A read through the open table; when the table was dropped and made again under it (a
+   * rebuild by another handle), the handle is stale: it is opened again and the read retried.
+   */
+  async #read<T>(read: (table: Table | undefined) => Promise<T>): Promise<T> {
+    try {
+      return await read(await this.#table(false));
+    } catch (err) {
+      if (!this.#opened) throw err;
+      this.#opened = undefined;
+      return read(await this.#table(false));
+    }
+  }
+
+  async #table(create: boolean): Promise<Table | undefined> {
+    if (this.#opened) return this.#opened;
+    const db = await this.#connect();
+    if ((await db.tableNames()).includes(this.table)) this.#opened = await db.openTable(this.table);
+    else if (create) this.#opened = await db.createEmptyTable(this.table, await vectorSchema(this.dimensions), { mode: 'create', existOk: true });
+    return this.#opened;
+  }
+}
+
+async function vectorSchema(dimensions: number) {
+  const { Field, FixedSizeList, Float32, Schema, Utf8 } = await import('apache-arrow');
+  const text = (name: string) => new Field(name, new Utf8(), false);
+  return new Schema([
+    text('id'),
+    text('project'),
+    text('file'),
+    text('name'),
+    text('textHash'),
+    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+function fromLance(row: Record<string, unknown>): VectorRow {
+  const vector = row.vector as ArrayLike<number> | { toArray(): ArrayLike<number> };
+  return {
+    id: String(row.id),
+    project: String(row.project),
+    file: String(row.file),
+    name: String(row.name),
+    textHash: String(row.textHash),
+    vector: Float32Array.from('toArray' in vector ? vector.toArray() : vector),
+  };
+}
+
+/** An SQL string literal (a memory id may hold a quote). */
+function sqlString(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
