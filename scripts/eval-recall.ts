@@ -11,6 +11,7 @@ import { LexicalIndexFile, searchIndexes, serializeLexicalIndex } from '../src/r
 import { canRecall, queryWords } from '../src/recall/query-words.js';
 import { evaluate, METRICS_HEADER, metricsRow, pipelineRanker, type EvalQuery, type Metrics, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
+import { graphRanker } from './graph-eval-signal.js';
 
 /** Strength is scored as of this time, as the set's dates were written for it. */
 const EVAL_NOW = new Date('2026-12-01T00:00:00.000Z');
@@ -66,6 +67,9 @@ const FUSIONS: ReadonlyArray<{ name: string; fuse: (lists: readonly SignalList[]
   { name: 'plain RRF (k 60)', fuse: plainRrf },
   { name: 'weighted RRF (vector 0.15)', fuse: (lists) => reciprocalRankFusion(lists, { k: 60, weights: { vector: 0.15 } }) },
   { name: 'linear min-max (vector 0.4)', fuse: (lists) => linearFusion(lists, { weights: { vector: 0.4 } }) },
+  { name: 'weighted RRF (vector 0.15, graph 0.5)', fuse: (lists) => reciprocalRankFusion(lists, { k: 60, weights: { vector: 0.15, graph: 0.5 } }) },
+  { name: 'linear min-max (vector 0.4, graph 0.5)', fuse: (lists) => linearFusion(lists, { weights: { vector: 0.4, graph: 0.5 } }) },
+  { name: 'linear min-max (vector 0.4, graph 0.3)', fuse: (lists) => linearFusion(lists, { weights: { vector: 0.4, graph: 0.3 } }) },
 ];
 
 interface Setting {
@@ -139,6 +143,6 @@ export async function runEval(root: string, extraSignals: (set: EvalSet) => Rank
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const at = process.argv.indexOf('--root');
   const root = at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : resolve(import.meta.dirname, '..', '..', 'fixtures', 'recall');
-  const report = await runEval(root);
+  const report = await runEval(root, (set) => [graphRanker(root, set)]);
   console.log(report.lines.join('\n'));
 }
