@@ -12,13 +12,13 @@ import { fuseSignals, VECTOR_SIGNAL } from '../src/recall/fuse-signals.js';
 import { RECALL_SETTINGS, type RecallSettings } from '../src/recall/recall-settings.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
 import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
-import { sidecarGraphRanker } from './eval-graph-ranker.js';
 import { vectorRanker } from './eval-vector-ranker.js';
 import { buildBm25 } from '../src/recall/bm25.js';
 import { LexicalIndexFile, searchIndexes, serializeLexicalIndex } from '../src/recall/lexical-index.js';
 import { canRecall, queryWords } from '../src/recall/query-words.js';
 import { evaluate, METRICS_HEADER, metricsRow, pipelineRanker, type EvalQuery, type Metrics, type Ranked, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
+import { graphRanker } from './graph-eval-signal.js';
 
 /** Strength is scored as of this time, as the set's dates were written for it. */
 const EVAL_NOW = new Date('2026-12-01T00:00:00.000Z');
@@ -251,12 +251,12 @@ function sameSettings(a: RecallSettings, b: RecallSettings): boolean {
  * The signals beside BM25 that `npm run eval` fuses: vectors from the real USE Lite model through
  * the embedding cache in `cacheDir` (a second run embeds nothing), and the graph from the sidecars.
  */
-export async function evalSignals(set: EvalSet, cacheDir: string): Promise<{ signals: Ranker[]; close: () => Promise<void> }> {
+export async function evalSignals(set: EvalSet, cacheDir: string, root: string): Promise<{ signals: Ranker[]; close: () => Promise<void> }> {
   const cache = await EmbeddingCache.open(cacheDir);
   const embedder = cachedEmbedder(useLiteEmbedder(), cache);
   try {
     const vectors = await vectorRanker(set, embedder, [...set.dev, ...set.test]);
-    return { signals: [vectors, sidecarGraphRanker(set)], close: async () => (await embedder.close(), await cache.close()) };
+    return { signals: [vectors, graphRanker(root, set)], close: async () => (await embedder.close(), await cache.close()) };
   } catch (err) {
     await cache.close();
     throw err;
@@ -271,7 +271,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   let close = async () => {};
   const started = Date.now();
   const report = await runEval(root, async (set) => {
-    const built = await evalSignals(set, cacheDir);
+    const built = await evalSignals(set, cacheDir, root);
     close = built.close;
     return built.signals;
   });

@@ -22,3 +22,8 @@ export function summaryViewPath(project: string): string {
 export function recallIndexViewPath(project: string): string {
   return `recall/${project === '' ? 'global' : projectSlug(project)}.bm25`;
 }
+
+/** A memory directory's entity graph index (see projections/graph): `global.json` or the project's slug. */
+export function graphViewPath(project: string): string {
+  return `graph/${project === '' ? 'global' : projectSlug(project)}.json`;
+}
