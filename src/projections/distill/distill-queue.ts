@@ -3,8 +3,12 @@ import { defineProjector, type RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
 
 const SESSION = 's:';
-/** Sessions with activity not yet distilled, skipped or given up on. */
-export const PENDING = 'pending';
+/**
+ * A session with activity not yet distilled, skipped or given up on has a row under this prefix:
+ * one row each, so joining or leaving the list costs the same however many wait.
+ */
+export const PENDING = 'p:';
+export const pendingKey = (session: string): string => PENDING + session;
 /** The latest sessions whose distillation failed for good, for `engram doctor`. */
 export const FAILED = 'failed';
 /** How many given-up sessions `engram doctor` lists. */
@@ -46,7 +50,7 @@ export interface FailedSessions {
   readonly latest: ReadonlyArray<{ session: string; project: string; at: string; reason: string }>;
 }
 
-type Row = DistillSession | readonly string[] | FailedSessions;
+type Row = DistillSession | true | FailedSessions;
 
 const activity = new Set([
   'SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted', 'TurnStopped', 'SubagentStopped',
@@ -151,13 +155,12 @@ function remember(list: readonly string[], item: string): readonly string[] {
   return [...list.filter((other) => other !== item), item].slice(-TRACE_ITEMS);
 }
 
-/** The session's row, and the pending list when the session joins or leaves it. */
+/** The session's row, and its pending row when it joins or leaves the waiting ones. */
 function withPending(state: RowReader<Row>, session: DistillSession): RowChange<Row>[] {
   const changes: RowChange<Row>[] = [rowChange<Row>(sessionKey(session.session), session)];
-  const pending = (state.get(PENDING) as readonly string[] | undefined) ?? [];
+  const before = state.get(sessionKey(session.session)) as DistillSession | undefined;
+  const waited = before !== undefined && before.lastSeq > before.handledSeq;
   const waits = session.lastSeq > session.handledSeq;
-  const listed = pending.includes(session.session);
-  if (waits && !listed) changes.push(rowChange<Row>(PENDING, [...pending, session.session]));
-  if (!waits && listed) changes.push(rowChange<Row>(PENDING, pending.filter((id) => id !== session.session)));
+  if (waits !== waited) changes.push(rowChange<Row>(pendingKey(session.session), waits ? true : null));
   return changes;
 }

@@ -50,7 +50,7 @@ export const doctorFacts = defineCommand({
       projectors: engine.runner.status(),
       outputs,
       distill: {
-        pending: (((await engine.runner.rowsOf('distill').get(PENDING)) as readonly string[] | undefined) ?? []).length,
+        pending: await countOf(engine.runner.rowsOf('distill').entries(PENDING)),
         failed: [...(((await engine.runner.rowsOf('distill').get(FAILED)) as FailedSessions | undefined)?.latest ?? [])],
       },
     };
@@ -58,6 +58,12 @@ export const doctorFacts = defineCommand({
     return 0;
   },
 });
+
+async function countOf(entries: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of entries) n++;
+  return n;
+}
 
 function oldestPending(paths: EngramPaths): number | null {
   try {

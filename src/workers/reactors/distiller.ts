@@ -65,7 +65,7 @@ export function distillerReactor(deps: DistillerDeps, options: DistillerOptions 
     reads: ['distill', 'memories'],
     async react(ctx): Promise<Envelope[]> {
       const rows = ctx.runner.rowsOf('distill');
-      const pending = options.only !== undefined ? [options.only] : (((await rows.get(PENDING)) as readonly string[] | undefined) ?? []);
+      const pending = options.only !== undefined ? [options.only] : await waiting(rows.entries(PENDING));
       for (const id of pending) {
         if (ctx.signal.aborted) break;
         const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
@@ -122,6 +122,12 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
     const final = how.force || attempt >= how.attempts;
     await ctx.record([envelope('DistillFailed', `${attempt}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
   }
+}
+
+async function waiting(entries: AsyncIterable<[string, unknown]>): Promise<string[]> {
+  const sessions: string[] = [];
+  for await (const [key] of entries) sessions.push(key.slice(PENDING.length));
+  return sessions;
 }
 
 /** How long after a session's end the distiller waits for its TranscriptCaptured. */
