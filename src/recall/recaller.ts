@@ -1,0 +1,46 @@
+import type { EngramPaths } from '../paths.js';
+import type { Embedder } from './embedders/embedder.js';
+import { recall, DEFAULT_RECALL_SETTINGS, type RecallRequest, type RecallResult, type RecallSettings, type RecallSignal } from './recall.js';
+import { RecallIndexCache } from './recall-indexes.js';
+import { vectorSignal } from './vector-signal.js';
+import type { VectorStore } from './vector-store.js';
+
+export interface RecallerOptions {
+  paths: Pick<EngramPaths, 'views' | 'claude'>;
+  /** The vectors table and the query embedder (Engine.vectors). Default none: no vector list. */
+  vectors?: { store: VectorStore; embedder: Embedder } | undefined;
+  /** More signals (the graph), by name. Default none. */
+  signals?: readonly RecallSignal[];
+  /** Default DEFAULT_RECALL_SETTINGS. */
+  settings?: RecallSettings;
+}
+
+/**
+ * recall() kept warm, for a process that answers many prompts (the worker, `engram query
+ * --batch`): the index files stay open and are reopened when rewritten, the model stays loaded.
+ */
+export class Recaller {
+  readonly #indexes: RecallIndexCache;
+  readonly #signals: readonly RecallSignal[];
+  readonly #settings: RecallSettings;
+
+  constructor(options: RecallerOptions) {
+    this.#indexes = new RecallIndexCache(options.paths);
+    this.#signals = [...(options.vectors ? [vectorSignal(options.vectors)] : []), ...(options.signals ?? [])];
+    this.#settings = options.settings ?? DEFAULT_RECALL_SETTINGS;
+  }
+
+  ask(request: RecallRequest): Promise<RecallResult> {
+    const indexes = this.#indexes;
+    return recall(
+      { indexes: indexes.indexes(request.project), signals: this.#signals, card: (id) => indexes.card(request.project, id) },
+      request,
+      this.#settings,
+    );
+  }
+
+  /** Closes the index files; the vectors belong to whoever passed them. */
+  close(): void {
+    this.#indexes.close();
+  }
+}
