@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { projectMemoryDir } from '../src/paths.js';
 import { recalledViewPath } from '../src/projections/view-paths.js';
@@ -135,5 +136,20 @@ describe('recall in the prompt hook', () => {
     expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
     const recalled = (await dumpLog(h.env)).filter((e) => e.type === 'MemoriesRecalled');
     expect(recalled.map((e) => e.data.via)).toEqual(['worker']);
+  });
+});
+
+describe('the prompt hook\'s bundle', () => {
+  it('holds the fallback and the socket client, with zod/mini only: no LanceDB, model, LevelDB or full zod', async () => {
+    const entry = join(import.meta.dirname, '..', 'src', 'hooks', 'user-prompt-submit.ts');
+    const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((path) => path.endsWith('src/recall/recall.ts'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('src/hooks/ask-worker-recall.ts'))).toBe(true);
+    const packages = new Set(inputs.flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? []));
+    expect([...packages]).toEqual(['zod']);
+    expect(inputs.filter((path) => path.includes('node_modules/zod/') && path.includes('/classic/'))).toEqual([]);
+    const loaded = [...result.outputFiles[0]!.text.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+    for (const name of loaded) expect(name).toMatch(/^node:/);
   });
 });
