@@ -23,6 +23,7 @@ import { redactionBench } from './redaction-bench.js';
 import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
+import { recallHookBench, recallQueryBench } from './recall-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -38,6 +39,7 @@ try {
   await benchEmbed();
   benchTranscript();
   benchRecallIndex();
+  await benchRecall();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -47,6 +49,29 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchRecall(): Promise<void> {
+  for (const r of await recallHookBench({ repo, scratch, runs: 20, size: 1_000 })) {
+    const target = r.worker === 'warm' ? 1.5 : 2;
+    rows.push({
+      what: `hook user-prompt-submit, recall, ${r.worker === 'warm' ? 'warm worker' : 'no worker'}`,
+      ratio: r.medianMs / r.baselineMs,
+      target: `≤ ${target.toFixed(2)}`,
+      ok: r.medianMs / r.baselineMs <= target,
+      detail: `median ${r.medianMs.toFixed(1)} ms vs node -e 0 ${r.baselineMs.toFixed(1)} ms; 1,000 memories, ${r.recalled}/${r.runs} prompts recalled something`,
+    });
+  }
+  const results = await recallQueryBench(scratch, [1_000, 10_000, 100_000]);
+  for (const r of results) {
+    rows.push({
+      what: `recall query, warm, ${r.size.toLocaleString('en')} memories`,
+      ratio: r.medianMs / results[0]!.medianMs,
+      target: '< 30 ms',
+      ok: r.p95Ms < 30,
+      detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (BM25, fusion, cut; ratio to 1,000)`,
+    });
+  }
+}
 
 function benchRecallIndex(): void {
   const results = recallIndexBench(scratch, [1_000, 10_000, 100_000]);
