@@ -84,6 +84,10 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
   run([cli, 'worker', '--detach'], '');
   try {
     for (let i = 0; i < 100 && !existsSync(join(home, 'worker.pid')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    // A worker starting on a home with no memories in its log resets the recall-index projection,
+    // which owns views/recall/: the file is put back, as the projection would have written it.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    writeIndex(join(home, 'views'), options.size);
     // The worker's first recall opens the index file.
     run([hook], JSON.stringify({ session_id: 'bench-warmup', cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[0]! }));
     return [measure('warm'), none];
