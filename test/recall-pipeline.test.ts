@@ -57,6 +57,20 @@ describe('engram query', () => {
     expect(text.stdout).toMatch(/\[bm25\]\s+Postgres vacuum schedule\s+\//);
   });
 
+  it('fuses the vector list when an embedder is on: --all shows which signals found each memory', async () => {
+    const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite' });
+    const result = await runCli(['query', ASK, '--project', project, '--json', '--all'], h.env);
+    expect(result.code, result.stderr).toBe(0);
+    const found = JSON.parse(result.stdout) as Array<{ name: string; signals: string[] }>;
+    expect(found[0]).toMatchObject({ name: 'Postgres vacuum schedule', signals: ['bm25', 'vector'] });
+    // The vectors table holds active memories only: the provisional one is on no list.
+    expect(found.map((m) => m.name)).not.toContain('Postgres vacuum might be broken');
+    expect(found.filter((m) => m.signals.includes('vector')).length).toBeGreaterThan(1);
+    // Without --all, the cut: the vector-only memories are far below half the best.
+    const cut = JSON.parse((await runCli(['query', ASK, '--project', project, '--json'], h.env)).stdout) as Array<{ name: string }>;
+    expect(cut.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
+  });
+
   it('answers a batch file one JSON line per query, a bad line reported and the rest answered', async () => {
     const h = await seeded();
     const file = join(h.root, 'queries.jsonl');
