@@ -133,11 +133,14 @@ async function benchHooks(): Promise<void> {
       rows.push({ what: 'loading node:net, which hooks avoid', ratio: result.ratio, target: 'reported', ok: true, detail: `a script requiring node:fs and node:net, median ${result.medianMs.toFixed(1)} ms vs node:fs alone ${result.baselineMs.toFixed(1)} ms` });
       continue;
     }
+    // The prompt hook asks the worker for recall when a prompt has content words: DESIGN.md
+    // gives it 1.5× with a warm worker; the other hooks only append.
+    const limit = result.hook.startsWith('user-prompt-submit') ? 1.5 : 1.3;
     rows.push({
       what: `hook ${result.hook}`,
       ratio: result.ratio,
-      target: huge ? 'reported' : '≤ 1.30',
-      ok: huge || result.ratio <= 1.3,
+      target: huge ? 'reported' : `≤ ${limit.toFixed(2)}`,
+      ok: huge || result.ratio <= limit,
       detail: `median ${result.medianMs.toFixed(1)} ms vs ${huge ? 'node reading the same stdin' : 'node -e 0'} ${result.baselineMs.toFixed(1)} ms`,
     });
   }
