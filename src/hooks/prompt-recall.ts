@@ -44,6 +44,9 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: No
     }
   }
   if (memories.length === 0) return '';
+  const data = { memoryIds: memories.map((memory) => memory.id), promptHash: fnv1a(text), via };
+  // Checked here as ingest will check it: a record the log would refuse must not go unsaid.
+  if (!MemoriesRecalled.data.safeParse(data).success) throw new Error(`recall returned memories the log cannot record: ${memories.length} ids`);
   if (prompt.session !== '') {
     writeSpoolFile(paths, {
       id: `${prompt.id}.recalled`,
@@ -52,7 +55,7 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: No
       ts: prompt.ts,
       session: prompt.session,
       project: prompt.project,
-      data: { memoryIds: memories.map((memory) => memory.id), promptHash: fnv1a(text), via },
+      data,
     });
   }
   return formatRecalled(memories);
