@@ -1,16 +1,24 @@
 // `npm run eval`: recall quality on the evaluation set in fixtures/recall/ (see
-// generate-recall-fixtures.ts). Thresholds are chosen on the dev half and reported on the test
-// half. Each signal is a ranker; a signal someone adds (vectors, graph) goes in `signals` below
-// and the fused pipelines take it in, with the plain-RRF variant kept so the choice stays visible.
+// generate-recall-fixtures.ts): BM25, vectors (USE Lite through the embedding cache in .cache/,
+// so a second run embeds nothing), the graph (from the sidecars), and the fused pipeline. The
+// fusion, its weights, the vector floor and the cut are chosen on the dev half and reported on the
+// test half, with plain RRF kept beside the choice; the choice belongs in
+// src/recall/recall-settings.ts, and the output says whether it is there.
 //   npm run eval [-- --root DIR]
 import { resolve } from 'node:path';
 import { DEFAULT_MATCH_RULE, type MatchRule } from '../src/recall/bm25.js';
-import { DEFAULT_CUT, linearFusion, plainRrf, reciprocalRankFusion, type CutOptions, type Fused, type SignalList } from '../src/recall/fusion.js';
+import { DEFAULT_CUT, DEFAULT_RRF_K, type CutOptions } from '../src/recall/fusion.js';
+import { fuseSignals, VECTOR_SIGNAL } from '../src/recall/fuse-signals.js';
+import { RECALL_SETTINGS, type RecallSettings } from '../src/recall/recall-settings.js';
+import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
+import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
+import { vectorRanker } from './eval-vector-ranker.js';
 import { buildBm25 } from '../src/recall/bm25.js';
 import { LexicalIndexFile, searchIndexes, serializeLexicalIndex } from '../src/recall/lexical-index.js';
 import { canRecall, queryWords } from '../src/recall/query-words.js';
-import { evaluate, METRICS_HEADER, metricsRow, pipelineRanker, type EvalQuery, type Metrics, type Ranker } from '../src/recall/recall-eval.js';
+import { evaluate, METRICS_HEADER, metricsRow, pipelineRanker, type EvalQuery, type Metrics, type Ranked, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
+import { graphRanker } from './graph-eval-signal.js';
 
 /** Strength is scored as of this time, as the set's dates were written for it. */
 const EVAL_NOW = new Date('2026-12-01T00:00:00.000Z');
@@ -18,7 +26,7 @@ const DAY_MS = 86_400_000;
 
 export interface EvalReport {
   /** The parameters chosen on dev. */
-  readonly chosen: { rule: MatchRule; ratio: number };
+  readonly chosen: { rule: MatchRule; settings: RecallSettings };
   /** Lines to print. */
   readonly lines: string[];
 }
@@ -61,84 +69,213 @@ export function strengths(set: EvalSet): (id: string) => number {
 /** The signals DESIGN.md's recall fuses: each gets a line, built or not, so a missing one shows. */
 const SIGNAL_SLOTS = ['bm25', 'vector', 'graph'];
 
-/** The fusions the evaluation compares; weights per signal name (a missing signal is ignored). */
-const FUSIONS: ReadonlyArray<{ name: string; fuse: (lists: readonly SignalList[]) => Fused[] }> = [
-  { name: 'plain RRF (k 60)', fuse: plainRrf },
-  { name: 'weighted RRF (vector 0.15)', fuse: (lists) => reciprocalRankFusion(lists, { k: 60, weights: { vector: 0.15 } }) },
-  { name: 'linear min-max (vector 0.4)', fuse: (lists) => linearFusion(lists, { weights: { vector: 0.4 } }) },
-];
+/** A fusion the calibration tries: everything of RecallSettings but the cut. */
+type Fusion = Omit<RecallSettings, 'cut' | 'embedder'>;
+
+/** The grid on dev. Vector weights below 1 are where a weak embedder was found to help (DESIGN.md). */
+const VECTOR_WEIGHTS = [0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5];
+const GRAPH_WEIGHTS = [0.25, 0.5, 1];
+/** 1: vectors never recall on their own. */
+const VECTOR_FLOORS = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 1];
+const CUT_RATIOS = [0.3, 0.5, 0.7];
+const STRENGTH_EXPONENTS = [0, 0.5, 1];
+/** The most false recall a chosen setting may have on dev's no-answer queries (issue 9). */
+const MAX_FALSE_RECALL = 0.1;
+/** The seed's (DESIGN.md): plain RRF, k 60, vectors kept above cosine 0.66. */
+const SEED_FLOOR = 0.66;
+
+function fusionGrid(names: readonly string[]): Fusion[] {
+  const has = (name: string) => names.includes(name);
+  const floors = has('vector') ? VECTOR_FLOORS : [SEED_FLOOR];
+  const vectorWeights = has('vector') ? VECTOR_WEIGHTS : [1];
+  const graphWeights = has('graph') ? GRAPH_WEIGHTS : [1];
+  const grid: Fusion[] = [];
+  for (const vectorAloneFloor of floors) {
+    grid.push({ method: 'rrf', k: DEFAULT_RRF_K, weights: {}, vectorAloneFloor });
+    for (const method of ['rrf', 'linear'] as const) {
+      for (const vector of vectorWeights) {
+        for (const graph of graphWeights) grid.push({ method, k: DEFAULT_RRF_K, weights: { bm25: 1, vector, graph }, vectorAloneFloor });
+      }
+    }
+  }
+  const seen = new Set<string>();
+  return grid.filter((f) => !seen.has(JSON.stringify(f)) && seen.add(JSON.stringify(f)));
+}
+
+const isPlain = (f: Fusion) => f.method === 'rrf' && Object.values(f.weights).every((w) => w === 1);
+const describeFusion = (f: Fusion) =>
+  `${isPlain(f) ? `plain RRF (k ${f.k})` : f.method === 'rrf' ? `weighted RRF (k ${f.k}` : 'linear min-max ('}${isPlain(f) ? '' : `${f.method === 'rrf' ? ', ' : ''}vector ${f.weights.vector ?? 1}, graph ${f.weights.graph ?? 1})`}, floor ${f.vectorAloneFloor}`;
 
 interface Setting {
   rule: MatchRule;
-  fusion: (typeof FUSIONS)[number];
-  cut: CutOptions;
+  fusion: Fusion;
+  cut: Required<CutOptions>;
 }
-const describeSetting = (x: Setting) => `minShared ${x.rule.minShared}, ${x.fusion.name}, cut ratio ${x.cut.ratio}, strength^${x.cut.strengthExponent}`;
+const describeSetting = (x: Setting) => `minShared ${x.rule.minShared}, ${describeFusion(x.fusion)}, cut ${x.cut.ratio}, strength^${x.cut.strengthExponent}`;
 
-export async function runEval(root: string, extraSignals: (set: EvalSet) => Ranker[] = () => []): Promise<EvalReport> {
+/** A ranker that answers each query once: the grid asks the same query thousands of times. */
+function remembered(ranker: Ranker): Ranker {
+  const answers = new Map<string, Promise<Ranked>>();
+  return {
+    name: ranker.name,
+    rank(query) {
+      let answer = answers.get(query.id);
+      if (!answer) answers.set(query.id, (answer = Promise.resolve(ranker.rank(query))));
+      return answer;
+    },
+  };
+}
+
+/** A ranker that keeps only what scores at least `floor` (a vector list on its own). */
+function floored(ranker: Ranker, floor: number): Ranker {
+  return { name: `${ranker.name}, floor ${floor}`, rank: async (query) => (await ranker.rank(query)).filter((item) => item.score >= floor) };
+}
+
+/**
+ * The evaluation: BM25 over the set's index files plus `extraSignals` (the script passes the
+ * vector and the graph rankers), every fusion of the grid calibrated on dev, the chosen one and
+ * the single signals reported on dev and test.
+ */
+export async function runEval(
+  root: string,
+  extraSignals: (set: EvalSet) => Ranker[] | Promise<Ranker[]> = () => [],
+  /** The model behind the vector signal, recorded in the chosen settings. Default USE Lite's. */
+  embedder: string = USE_LITE_MODEL,
+): Promise<EvalReport> {
   const set = loadEvalSet(root);
   const files = indexFiles(set);
   const strengthOf = strengths(set);
   const lines: string[] = [];
   const memories = [...set.dirs.values()].reduce((n, docs) => n + docs.length, 0);
   lines.push(`recall evaluation: ${memories} recallable memories in ${set.dirs.size} directories; ${set.dev.length} dev queries, ${set.test.length} test queries`);
-  const signalsFor = (rule: MatchRule) => [bm25Ranker(files, rule), ...extraSignals(set)];
+  const extra = (await extraSignals(set)).map(remembered);
+  const rules = [1, 2, 3].map((minShared) => ({ ...DEFAULT_MATCH_RULE, minShared, maxShared: Math.max(minShared, DEFAULT_MATCH_RULE.maxShared) }));
+  const bm25ByRule = new Map(rules.map((rule) => [rule, remembered(bm25Ranker(files, rule))]));
+  const signalsFor = (rule: MatchRule) => [bm25ByRule.get(rule) ?? bm25Ranker(files, rule), ...extra];
+  const pipeline = (x: Setting) => pipelineRanker({ name: 'pipeline', signals: signalsFor(x.rule), fuse: (lists) => fuseSignals(lists, x.fusion), strengthOf, cut: x.cut });
 
-  // Calibration on dev: BM25's shared words, the fusion, the cut's ratio and strength's weight.
-  // Kept: the best hit@3 (then MRR) whose false recall stays within 10 %.
+  // Calibration on dev: BM25's shared words, the fusion and its weights, the vector floor, the
+  // cut's ratio and strength's weight. Kept: the best hit@3 (then MRR) whose false recall stays
+  // within 10 %; ties go to the setting closest to the seed's, so a choice never moves for nothing.
+  const fusions = fusionGrid(['bm25', ...extra.map((signal) => signal.name)]);
   const tried: Array<{ setting: Setting; m: Metrics }> = [];
-  for (const minShared of [1, 2, 3]) {
-    const rule = { ...DEFAULT_MATCH_RULE, minShared, maxShared: Math.max(minShared, DEFAULT_MATCH_RULE.maxShared) };
-    for (const fusion of FUSIONS) {
-      for (const ratio of [0.3, 0.5, 0.7]) {
-        for (const strengthExponent of [0, 0.5, 1]) {
-          const setting = { rule, fusion, cut: { ratio, strengthExponent } };
-          const m = await evaluate(set.dev, pipelineRanker({ name: 'pipeline', signals: signalsFor(rule), fuse: fusion.fuse, strengthOf, cut: setting.cut }));
-          tried.push({ setting, m });
+  for (const rule of rules) {
+    for (const fusion of fusions) {
+      for (const ratio of CUT_RATIOS) {
+        for (const strengthExponent of STRENGTH_EXPONENTS) {
+          const setting = { rule, fusion, cut: { ratio, strengthExponent, limit: DEFAULT_CUT.limit } };
+          tried.push({ setting, m: await evaluate(set.dev, pipeline(setting)) });
         }
       }
     }
   }
-  // Ties go to the setting closest to the seed's (DESIGN.md), so a choice never moves for nothing.
   const seed = (x: Setting) =>
-    Number(x.rule.minShared !== DEFAULT_MATCH_RULE.minShared) + Number(x.fusion !== FUSIONS[0]) + Number(x.cut.ratio !== DEFAULT_CUT.ratio) + Number(x.cut.strengthExponent !== DEFAULT_CUT.strengthExponent);
-  const rank = (x: { setting: Setting; m: Metrics }) => (x.m.falseRecall <= 0.1 ? 1 : 0) * 10 + x.m.hit3 + x.m.mrr / 100 - seed(x.setting) / 1e6;
-  tried.sort((a, b) => rank(b) - rank(a));
-  lines.push('', `dev calibration: ${tried.length} settings of the pipeline; the best with each BM25 rule and each strength weight (false recall ≤ 10 % first):`);
-  const shown = new Set<Setting>();
-  for (const minShared of [1, 2, 3]) shown.add(tried.find((t) => t.setting.rule.minShared === minShared)!.setting);
-  for (const exponent of [0, 0.5, 1]) shown.add(tried.find((t) => t.setting.cut.strengthExponent === exponent)!.setting);
-  for (const { setting, m } of tried.filter((t) => shown.has(t.setting))) lines.push(`  ${metricsRow(describeSetting(setting), m, 74)}`);
+    Number(x.rule.minShared !== DEFAULT_MATCH_RULE.minShared) +
+    Number(!isPlain(x.fusion)) +
+    Number(x.fusion.vectorAloneFloor !== SEED_FLOOR) +
+    Number(x.cut.ratio !== DEFAULT_CUT.ratio) +
+    Number(x.cut.strengthExponent !== DEFAULT_CUT.strengthExponent);
+  const score = (x: { setting: Setting; m: Metrics }) => (x.m.falseRecall <= MAX_FALSE_RECALL ? 10 : 0) + x.m.hit3 + x.m.mrr / 100 - seed(x.setting) / 1e6;
+  tried.sort((a, b) => score(b) - score(a));
   const chosen = tried[0]!.setting;
-  const defaults = tried.find((t) => t.setting.rule.minShared === DEFAULT_MATCH_RULE.minShared && t.setting.fusion === FUSIONS[0] && t.setting.cut.ratio === DEFAULT_CUT.ratio && t.setting.cut.strengthExponent === DEFAULT_CUT.strengthExponent);
-  if (defaults) lines.push(`  the defaults in code:`, `  ${metricsRow(describeSetting(defaults.setting), defaults.m, 74)}`);
+  const bestOf = (keep: (f: Fusion) => boolean) => tried.find((t) => keep(t.setting.fusion))?.setting;
+  lines.push('', `dev calibration: ${tried.length} settings (false recall ≤ ${100 * MAX_FALSE_RECALL} % first, then hit@3, then MRR); the best of each kind:`);
+  const shown = new Map<string, Setting | undefined>([
+    ['plain RRF', bestOf(isPlain)],
+    ['weighted RRF', bestOf((f) => f.method === 'rrf' && !isPlain(f))],
+    ['linear min-max', bestOf((f) => f.method === 'linear')],
+  ]);
+  // And what the choice is worth against the seed's strength weight and against vectors never recalling alone.
+  const alsoShown = [
+    tried.find((t) => t.setting.cut.strengthExponent === DEFAULT_CUT.strengthExponent)?.setting,
+    ...(extra.some((signal) => signal.name === VECTOR_SIGNAL) ? [tried.find((t) => t.setting.fusion.vectorAloneFloor >= 1)?.setting] : []),
+  ];
+  for (const setting of [...shown.values(), ...alsoShown]) {
+    const t = tried.find((x) => x.setting === setting);
+    if (t) lines.push(`  ${metricsRow(describeSetting(t.setting), t.m, 96)}`);
+  }
+  const settings: RecallSettings = { embedder: extra.some((signal) => signal.name === VECTOR_SIGNAL) ? embedder : 'none', ...chosen.fusion, cut: chosen.cut };
   lines.push(`  chosen: ${describeSetting(chosen)}`);
+  lines.push(
+    sameSettings(settings, RECALL_SETTINGS)
+      ? '  src/recall/recall-settings.ts holds this choice.'
+      : `  src/recall/recall-settings.ts differs (${describeSetting({ rule: DEFAULT_MATCH_RULE, fusion: RECALL_SETTINGS, cut: RECALL_SETTINGS.cut })}): update it to the choice.`,
+  );
 
   for (const [half, queries] of [['dev', set.dev], ['test', set.test]] as const) {
     const signals = signalsFor(chosen.rule);
     const pad = ' '.repeat(half.length + 2);
-    lines.push('', `${half}: ${METRICS_HEADER}`);
-    for (const signal of signals) lines.push(`${pad}${metricsRow(`${signal.name} alone`, await evaluate(queries, signal))}`);
-    for (const name of SIGNAL_SLOTS.filter((slot) => !signals.some((signal) => signal.name === slot))) lines.push(`${pad}${`${name} alone`.padEnd(40)}   (no ranker yet: pass one to runEval)`);
-    for (const fusion of FUSIONS) {
-      const ranker = pipelineRanker({ name: fusion.name, signals, fuse: fusion.fuse, strengthOf, cut: chosen.cut });
-      lines.push(`${pad}${metricsRow(`pipeline, ${fusion.name}`, await evaluate(queries, ranker))}`);
+    const row = async (name: string, ranker: Ranker) => lines.push(`${pad}${metricsRow(name, await evaluate(queries, ranker), 60)}`);
+    lines.push('', `${half}: ${METRICS_HEADER.replace('ranker'.padEnd(40), 'ranker'.padEnd(60))}`);
+    for (const signal of signals) {
+      await row(`${signal.name} alone`, signal);
+      if (signal.name === VECTOR_SIGNAL) await row(`${signal.name} alone, floor ${chosen.fusion.vectorAloneFloor}`, floored(signal, chosen.fusion.vectorAloneFloor));
     }
-    const pipeline = pipelineRanker({ name: 'pipeline', signals, fuse: chosen.fusion.fuse, strengthOf, cut: chosen.cut });
+    for (const name of SIGNAL_SLOTS.filter((slot) => !signals.some((signal) => signal.name === slot))) lines.push(`${pad}${`${name} alone`.padEnd(60)}   (no ranker yet: pass one to runEval)`);
+    for (const [kind, best] of shown) {
+      if (!best) continue;
+      // The fusions side by side with the chosen floor and cut, so the fusion is all that differs.
+      const fusion = kind === 'plain RRF' ? { ...best.fusion, vectorAloneFloor: chosen.fusion.vectorAloneFloor } : best.fusion;
+      await row(`${describeFusion(fusion)}`, pipeline({ ...chosen, fusion }));
+    }
+    await row(`chosen: ${describeFusion(chosen.fusion)}`, pipeline(chosen));
+    if (extra.some((signal) => signal.name === VECTOR_SIGNAL)) {
+      // The ranking alone, every prompt answered: what the fusion does before the floor gates it.
+      await row(`chosen fusion, no floor (ranking only)`, pipeline({ ...chosen, fusion: { ...chosen.fusion, vectorAloneFloor: -1 } }));
+    }
     const byKind: string[] = [];
     for (const kind of [...new Set(queries.map((q) => q.kind))].sort()) {
-      const m = await evaluate(queries.filter((q) => q.kind === kind), pipeline);
+      const m = await evaluate(queries.filter((q) => q.kind === kind), pipeline(chosen));
       byKind.push(kind === 'none' ? `none: false recall ${(100 * m.falseRecall).toFixed(1)} % of ${m.unanswerable}` : `${kind}: hit@3 ${(100 * m.hit3).toFixed(1)} % of ${m.answerable}`);
     }
     lines.push(`${pad}by kind, chosen pipeline: ${byKind.join('; ')}`);
   }
-  return { chosen: { rule: chosen.rule, ratio: chosen.cut.ratio ?? DEFAULT_CUT.ratio }, lines };
+  return { chosen: { rule: chosen.rule, settings }, lines };
+}
+
+function sameSettings(a: RecallSettings, b: RecallSettings): boolean {
+  const weight = (s: RecallSettings, name: string) => s.weights[name] ?? 1;
+  return (
+    a.embedder === b.embedder &&
+    a.method === b.method &&
+    (a.method === 'linear' || a.k === b.k) &&
+    SIGNAL_SLOTS.every((name) => weight(a, name) === weight(b, name)) &&
+    a.vectorAloneFloor === b.vectorAloneFloor &&
+    a.cut.ratio === b.cut.ratio &&
+    a.cut.limit === b.cut.limit &&
+    a.cut.strengthExponent === b.cut.strengthExponent
+  );
+}
+
+/**
+ * The signals beside BM25 that `npm run eval` fuses: vectors from the real USE Lite model through
+ * the embedding cache in `cacheDir` (a second run embeds nothing), and the graph from the sidecars.
+ */
+export async function evalSignals(set: EvalSet, cacheDir: string, root: string): Promise<{ signals: Ranker[]; close: () => Promise<void> }> {
+  const cache = await EmbeddingCache.open(cacheDir);
+  const embedder = cachedEmbedder(useLiteEmbedder(), cache);
+  try {
+    const vectors = await vectorRanker(set, embedder, [...set.dev, ...set.test]);
+    return { signals: [vectors, graphRanker(root, set)], close: async () => (await embedder.close(), await cache.close()) };
+  } catch (err) {
+    await cache.close();
+    throw err;
+  }
 }
 
 // Run as a script (not when a test imports it).
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const at = process.argv.indexOf('--root');
   const root = at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : resolve(import.meta.dirname, '..', '..', 'fixtures', 'recall');
-  const report = await runEval(root);
+  const cacheDir = resolve(import.meta.dirname, '..', '..', '.cache', 'eval-embeddings');
+  let close = async () => {};
+  const started = Date.now();
+  const report = await runEval(root, async (set) => {
+    const built = await evalSignals(set, cacheDir, root);
+    close = built.close;
+    return built.signals;
+  });
+  await close();
   console.log(report.lines.join('\n'));
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s; embeddings cached in ${cacheDir})`);
 }

@@ -15,6 +15,8 @@ import type { EvalQuery } from '../src/recall/recall-eval.js';
 export interface EvalSet {
   /** By directory slug (`global` for the global one): its active memories. */
   readonly dirs: ReadonlyMap<string, readonly LexicalDoc[]>;
+  /** By memory id, of the recallable ones that have a sidecar: its graph (the vector text and the graph ranker read it). */
+  readonly graphs: ReadonlyMap<string, DistillGraph>;
   readonly dev: readonly EvalQuery[];
   readonly test: readonly EvalQuery[];
 }
@@ -36,6 +38,7 @@ export function dirsFor(project: string): [string, string] {
 
 export function loadEvalSet(root: string): EvalSet {
   const dirs = new Map<string, LexicalDoc[]>();
+  const graphs = new Map<string, DistillGraph>();
   const memories = join(root, 'memories');
   for (const slug of readdirSync(memories).sort()) {
     const dir = join(memories, slug);
@@ -61,7 +64,9 @@ export function loadEvalSet(root: string): EvalSet {
         status: parsed.status ?? 'active',
         archived: undefined,
       };
-      if (isRecallable(source)) docs.push(recallDoc(source));
+      if (!isRecallable(source)) continue;
+      docs.push(recallDoc(source));
+      if (source.graph) graphs.set(id, source.graph);
     }
     dirs.set(slug, docs);
   }
@@ -70,7 +75,7 @@ export function loadEvalSet(root: string): EvalSet {
       .split('\n')
       .filter(Boolean)
       .map((line, i) => parseWith(Query, line, `${name}:${i + 1}`));
-  return { dirs, dev: queries('queries-dev.jsonl'), test: queries('queries-test.jsonl') };
+  return { dirs, graphs, dev: queries('queries-dev.jsonl'), test: queries('queries-test.jsonl') };
 }
 
 function parseWith<T>(schema: z.ZodMiniType<T>, text: string, where: string): T {

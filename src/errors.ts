@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'EMBEDDER_UNAVAILABLE'
   | 'EMBEDDING_INVALID'
   | 'VECTORS_UNAVAILABLE'
+  | 'GRAPH_INDEX_INVALID'
   | 'USAGE';
 
 export class EngramError extends Error {

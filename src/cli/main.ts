@@ -47,6 +47,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
+  engram graph ENTITY [--project PATH] [--json]
+                                         an entity: its type, aliases, relations and the memories that name it
   engram graph backfill [--project PATH] [--limit N]
                                          ask the LLM for the graphs of memories that have none
   engram routes [--project PATH] [--all] [--json]
@@ -143,8 +145,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       return runEngineCommand('distill', { session: values.session }, ctx);
     }
     case 'graph': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { project: { type: 'string' }, limit: { type: 'string' } } });
-      if (positionals[0] !== 'backfill') throw new EngramError('USAGE', 'engram graph backfill [--project PATH] [--limit N]');
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { project: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals[0] !== 'backfill') {
+        // Anything else is an entity's name, in one word or several (`engram graph connection pool`).
+        if (positionals.length === 0) throw new EngramError('USAGE', 'engram graph ENTITY [--project PATH] [--json] | engram graph backfill [--project PATH] [--limit N]');
+        return runEngineCommand('graph.show', { entity: positionals.join(' '), project: resolve(values.project ?? process.cwd()), json: values.json }, ctx);
+      }
       const limit = values.limit === undefined ? undefined : Number(values.limit);
       if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new EngramError('USAGE', '--limit takes a positive whole number');
       return runEngineCommand('graph.backfill', { project: values.project === undefined ? undefined : resolve(values.project), limit }, ctx);

@@ -14,6 +14,10 @@ import { parseMemoryFile, type ParsedMemoryFile } from './memory-file.js';
 export const MEMORY_FILE_MAX_BYTES = 8 * 1024 * 1024;
 
 const ARCHIVE_DIR = '_archive';
+/** Where a memory's graph sidecar sits: `_graph/<file>.json` (see materialize-memories.ts). */
+const GRAPH_DIR = '_graph';
+/** A sidecar names a few dozen entities; anything much larger is not one. */
+const GRAPH_SIDECAR_MAX_BYTES = 256 * 1024;
 const INDEX_FILE = 'MEMORY.md';
 // Not following a symlink that appears between the check and the open; not blocking on a FIFO.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -78,6 +82,8 @@ export interface MemoryDir {
   archived: MemoryFileEntry[];
   /** MEMORY.md, when there is one and it could be read. */
   index?: MemoryIndexFile;
+  /** `_graph/*.json`, the memories' graph sidecars, by name (`_graph/note.md.json`), as text: the reader checks them. */
+  graphs: Array<MemoryDirFile & { text: string }>;
   unreadable: UnreadableFile[];
   skipped: SkippedEntry[];
 }
@@ -98,7 +104,7 @@ export async function readMemoryDir(dir: string, options: ReadMemoryDirOptions =
   } catch (err) {
     throw new EngramError('MEMORY_DIR_UNREADABLE', `cannot read memory directory ${given}: ${(err as Error).message}`, { cause: err });
   }
-  const result: MemoryDir = { dir: given, realDir, memories: [], archived: [], unreadable: [], skipped: [] };
+  const result: MemoryDir = { dir: given, realDir, memories: [], archived: [], graphs: [], unreadable: [], skipped: [] };
   const reader = { given, realDir, maxBytes, result };
 
   let entries: Awaited<ReturnType<typeof listDir>>;
@@ -116,6 +122,10 @@ export async function readMemoryDir(dir: string, options: ReadMemoryDirOptions =
     const name = entry.name;
     if (name === ARCHIVE_DIR) {
       await readArchive(reader);
+      continue;
+    }
+    if (name === GRAPH_DIR) {
+      await readGraphs(reader);
       continue;
     }
     if (name.startsWith('.')) {
@@ -174,6 +184,36 @@ async function readArchive(reader: Reader): Promise<void> {
       if ('reason' in read) result.unreadable.push(read);
       else result.archived.push({ ...facts(read), parsed: parseMemoryFile(read.text, entry.name) });
     }
+  }
+}
+
+/**
+ * `_graph/*.json`: read as `_archive/` is (no symlink out, never a FIFO), capped lower, and never
+ * reported when absent or odd: a sidecar is an extra, its memory imports without it.
+ */
+async function readGraphs(reader: Reader): Promise<void> {
+  const { realDir, result } = reader;
+  const inside = await containedDir(realDir, join(realDir, GRAPH_DIR));
+  if (typeof inside !== 'string') {
+    result.skipped.push({ fileName: GRAPH_DIR, kind: 'other' });
+    return;
+  }
+  let entries: Awaited<ReturnType<typeof listDir>>;
+  try {
+    entries = await listDir(inside);
+  } catch {
+    result.skipped.push({ fileName: GRAPH_DIR, kind: 'other' });
+    return;
+  }
+  for (const entry of entries) {
+    const fileName = `${GRAPH_DIR}/${entry.name ?? entry.lossy}`;
+    if (entry.name === undefined || entry.name.startsWith('.') || !entry.name.endsWith('.json')) {
+      result.skipped.push({ fileName, kind: entry.name?.startsWith('.') ? 'hidden' : 'other' });
+      continue;
+    }
+    const read = await readOne({ ...reader, maxBytes: Math.min(reader.maxBytes, GRAPH_SIDECAR_MAX_BYTES) }, fileName, inside);
+    if ('reason' in read) result.unreadable.push(read);
+    else result.graphs.push(read);
   }
 }
 

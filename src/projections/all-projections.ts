@@ -3,6 +3,7 @@ import { distillQueueProjector } from './distill/distill-queue.js';
 import { isMemoryFileOf, materializeMemories, memoryAdopts } from './memories/materialize-memories.js';
 import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
+import { graphProjector, materializeGraph } from './graph/graph.js';
 import { rowsOnlySink, type Projection } from './projector.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
@@ -35,6 +36,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
     { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
+    { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

@@ -31,3 +31,8 @@ export function recallIndexViewPath(project: string): string {
 export function recalledViewPath(session: string): string {
   return `recalled/${session.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 200)}.json`;
 }
+
+/** A memory directory's entity graph index (see projections/graph): `global.json` or the project's slug. */
+export function graphViewPath(project: string): string {
+  return `graph/${project === '' ? 'global' : projectSlug(project)}.json`;
+}

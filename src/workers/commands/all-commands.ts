@@ -4,6 +4,7 @@ import { memoriesForget, memoriesList, memoriesPin, memoriesRestore, memoriesSho
 import { maintainCommand } from './maintain-command.js';
 import { distillCommand } from './distill-command.js';
 import { graphBackfill } from './graph-backfill-command.js';
+import { graphShow } from './graph-show-command.js';
 import { routesAccept, routesDecline, routesList } from './route-commands.js';
 import { importCommand } from './import-command.js';
 import { reconcileCommand } from './reconcile-command.js';
@@ -16,7 +17,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
   const commands = [
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
-    routesList, routesAccept, routesDecline, distillCommand, graphBackfill, importCommand, reconcileCommand,
+    routesList, routesAccept, routesDecline, distillCommand, graphBackfill, graphShow, importCommand, reconcileCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

@@ -1,6 +1,8 @@
 import { contentHash } from '../../content-hash.js';
 import type { Envelope } from '../../events/envelope.js';
 import { MemoryArchived, MemoryProposed } from '../../events/memory-events.js';
+import { MemoryGraphed } from '../../events/distill-events.js';
+import { DistillGraph } from '../../distill/distill-answer-schema.js';
 import { indexDescriptions } from '../../memories/index-descriptions.js';
 import { inlineEntries } from '../../memories/inline-entries.js';
 import { memoryFromFile, type FileMemory } from '../../memories/memory-from-file.js';
@@ -57,6 +59,7 @@ export function planImport(input: ImportInput): ImportPlan {
   const envelope = (id: string, definition: { type: string; schemaVersion: number }, data: unknown): Envelope =>
     ({ id, type: definition.type, schemaVersion: definition.schemaVersion, ts: at, session: '', project, data });
 
+  const sidecars = new Map(read.graphs.map((file) => [file.fileName, file.text]));
   for (const file of [...read.memories, ...read.archived]) {
     const archived = file.fileName.startsWith('_archive/');
     const baseName = archived ? file.fileName.slice('_archive/'.length) : file.fileName;
@@ -92,8 +95,11 @@ export function planImport(input: ImportInput): ImportPlan {
       }),
     );
     if (archived) plan.events.push(envelope(`${id}:archived`, MemoryArchived, { memoryId: id, reason: ARCHIVED_BEFORE }));
+    const graph = sidecarGraph(sidecars.get(`_graph/${baseName}.json`));
+    if (graph && 'why' in graph) plan.reported.push(`_graph/${baseName}.json: ${graph.why}; ${memory.name} is imported without its graph`);
+    else if (graph) plan.events.push(envelope(`${id}:graph`, MemoryGraphed, { memoryId: id, graph: graph.graph }));
     const odd = file.parsed.malformed ? ` (read as type unknown: ${file.parsed.malformed}; never rewritten)` : file.parsed.readOnly ? ` (${file.parsed.readOnly}; never rewritten)` : '';
-    plan.imported.push(`${memory.name} ← ${file.fileName}${archived ? ' (archived)' : ''}${odd}`);
+    plan.imported.push(`${memory.name} ← ${file.fileName}${archived ? ' (archived)' : ''}${graph && !('why' in graph) ? ' (with its graph)' : ''}${odd}`);
   }
 
   if (read.index && (read.index.layout === 'standalone' || read.index.layout === 'mixed')) {
@@ -118,4 +124,22 @@ export function planImport(input: ImportInput): ImportPlan {
     if (entry.kind === 'not-markdown' || entry.kind === 'other') plan.reported.push(`${entry.fileName}: not a memory file (${entry.kind})`);
   }
   return plan;
+}
+
+/**
+ * A memory's `_graph/<file>.json` sidecar, checked against the distiller's own graph schema (the
+ * vocabulary of entity types and relations): undefined when there is none.
+ */
+function sidecarGraph(text: string | undefined): { graph: DistillGraph } | { why: string } | undefined {
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { why: 'not JSON' };
+  }
+  const parsed = DistillGraph.safeParse(json);
+  if (!parsed.success) return { why: `not a graph sidecar (${parsed.error.issues.slice(0, 2).map((issue) => `${issue.path.join('.') || 'the file'}: ${issue.message}`).join('; ')})` };
+  if (parsed.data.entities.length === 0 && parsed.data.relations.length === 0) return undefined;
+  return { graph: parsed.data };
 }

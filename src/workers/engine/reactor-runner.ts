@@ -7,7 +7,7 @@ import { newEventId, wallMicros } from '../../events/event-id.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
 import type { ProjectionRunner } from './projection-runner.js';
-import type { Reactor } from './reactor.js';
+import type { Reactor, ReactorContext } from './reactor.js';
 import type { StateStore } from './state-store.js';
 
 export interface ReactorRunnerOptions {
@@ -108,21 +108,27 @@ export class ReactorRunner {
    * command that asks for one piece of a reactor's work now (`engram distill --session`).
    */
   async runOnce(reactor: Reactor): Promise<number> {
-    const { log, runner, store, clock } = this.#options;
-    if (!store) return 0;
+    if (!this.#options.store) return 0;
+    const round = this.#round(1, this.#options.log.head);
+    const events = await reactor.react(round.context);
+    if (events.length > 0) await round.context.record(events);
+    return round.appended();
+  }
+
+  /** A round's context from `from` to `to`, and a count of what its `record` appended. */
+  #round(from: number, to: number): { context: ReactorContext; appended(): number } {
+    const { log, runner, catalog, clock, paths } = this.#options;
     let appended = 0;
     const record = async (events: readonly Envelope[]) => {
-      for (const event of events) this.#options.catalog.read(event);
+      for (const event of events) catalog.read(event);
       const added = (await log.append(events)).appended.length;
       appended += added;
       return added;
     };
-    const events = await reactor.react({
-      runner, log, catalog: this.#options.catalog, from: 1, to: log.head, paths: this.#options.paths, clock, signal: this.#abort.signal,
-      newId: () => newEventId(wallMicros(), process.pid), record,
-    });
-    if (events.length > 0) await record(events);
-    return appended;
+    const context: ReactorContext = {
+      runner, log, catalog, from, to, paths, clock, signal: this.#abort.signal, newId: () => newEventId(wallMicros(), process.pid), record,
+    };
+    return { context, appended: () => appended };
   }
 
   #schedule(lane: Lane): Promise<number> {
@@ -130,40 +136,23 @@ export class ReactorRunner {
   }
 
   async #run(lane: Lane): Promise<number> {
-    const { log, runner, store, clock } = this.#options;
+    const { log, store, clock } = this.#options;
     if (!store || this.#abort.signal.aborted) return 0;
     const to = log.head;
     if (!this.#ready(lane.reactor, to)) return 0;
-    let appended = 0;
-    const record = async (events: readonly Envelope[]) => {
-      for (const event of events) this.#options.catalog.read(event);
-      const added = (await log.append(events)).appended.length;
-      appended += added;
-      return added;
-    };
+    const round = this.#round(lane.cursor + 1, to);
     try {
-      const events = await lane.reactor.react({
-        runner,
-        log,
-        catalog: this.#options.catalog,
-        from: lane.cursor + 1,
-        to,
-        paths: this.#options.paths,
-        clock,
-        signal: this.#abort.signal,
-        newId: () => newEventId(wallMicros(), process.pid),
-        record,
-      });
-      if (events.length > 0) await record(events);
+      const events = await lane.reactor.react(round.context);
+      if (events.length > 0) await round.context.record(events);
       if (to > lane.cursor) {
         await store.saveReactorCursor(lane.reactor.name, { logId: log.id, seq: to });
         lane.cursor = to;
       }
       lane.failing = undefined;
-      return appended;
+      return round.appended();
     } catch (err) {
       lane.failing = { message: describeError(err), at: clock.now().toISOString() };
-      if (this.#abort.signal.aborted) return appended;
+      if (this.#abort.signal.aborted) return round.appended();
       throw err;
     }
   }
