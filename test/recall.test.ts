@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { buildBm25, type LexicalDoc } from '../src/recall/bm25.js';
 import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
 import { cardOf, formatRecalled, recall, type RecallSignal } from '../src/recall/recall.js';
+import { RECALL_SETTINGS } from '../src/recall/recall-settings.js';
+
+// Strength weighed in fully (DESIGN.md), whatever the evaluation chose for its random confidences.
+const BY_STRENGTH = { ...RECALL_SETTINGS, cut: { ...RECALL_SETTINGS.cut, strengthExponent: 1 } };
 
 const NOW = new Date('2026-12-01T00:00:00.000Z');
 const doc = (id: string, name: string, body: string, more: Partial<LexicalDoc> = {}): LexicalDoc => ({
@@ -20,7 +24,7 @@ const ASK = 'vacuum the ledger table after bulk imports of settlements';
 describe('recall()', () => {
   it('fuses BM25 with a named signal, multiplies by strength, cuts at half the best, names what fired', async () => {
     const graph: RecallSignal = { name: 'graph', rank: () => [{ id: 'pg', score: 1, detail: 'postgres' }, { id: 'pool', score: 0.5, detail: 'pgbouncer' }] };
-    const { memories, problems } = await recall({ indexes: indexes(), signals: [graph], card: (id) => cards.get(id) }, { text: ASK, project: '/x', now: NOW });
+    const { memories, problems } = await recall({ indexes: indexes(), signals: [graph], card: (id) => cards.get(id) }, { text: ASK, project: '/x', now: NOW }, BY_STRENGTH);
     expect(problems).toEqual([]);
     expect(memories[0]).toMatchObject({ id: 'pg', file: '/claude/projects/x/memory/pg.md', signals: ['bm25', 'graph:postgres'] });
     // The weak memory shares the words but not the strength: below half the best.

@@ -1,5 +1,7 @@
 import { DEFAULT_MATCH_RULE, type MatchRule } from './bm25.js';
-import { DEFAULT_CUT, DEFAULT_RRF_K, finalCut, linearFusion, reciprocalRankFusion, type CutOptions, type SignalList, type SignalWeights } from './fusion.js';
+import { finalCut, type SignalList } from './fusion.js';
+import { fuseSignals } from './fuse-signals.js';
+import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import type { RecallIndex } from './recall-indexes.js';
 import { canRecall, queryWords } from './query-words.js';
 
@@ -11,33 +13,15 @@ import { canRecall, queryWords } from './query-words.js';
  * given left out. Hook-safe: it imports the lexical side only; other signals come in as functions.
  */
 
-/** How the lists are fused and cut. The defaults are the evaluation's starting point; `npm run eval` chooses. */
-export interface RecallSettings {
-  /** `rrf`: weighted reciprocal-rank fusion (plain RRF with equal weights); `linear`: min-max-normalised sum. Default `rrf`. */
-  readonly fusion: 'rrf' | 'linear';
-  /** RRF's rank damping. Default 60. */
-  readonly k: number;
-  /**
-   * A weight per signal name; a name not given weighs 1. Default vector 0.15: the embedded model is
-   * far weaker than BM25, and at equal weight its noise outvotes BM25 (issue 9's measurements).
-   */
-  readonly weights: SignalWeights;
-  /** How many of the prompt's words a memory must share to be on BM25's list. Default DEFAULT_MATCH_RULE. */
-  readonly rule: MatchRule;
-  /** The final cut: share of the best, how many, strength's weight. Default DEFAULT_CUT (half the best, top 3, × strength). */
-  readonly cut: Required<CutOptions>;
+/** How BM25's list is drawn; the fusion and the cut are RecallSettings (recall-settings.ts). */
+export interface LexicalOptions {
+  /** How many of the prompt's words a memory must share. Default DEFAULT_MATCH_RULE. */
+  readonly rule?: MatchRule;
   /** How many memories each signal's list holds before fusion. Default 20. */
-  readonly candidates: number;
+  readonly candidates?: number;
 }
 
-export const DEFAULT_RECALL_SETTINGS: RecallSettings = Object.freeze({
-  fusion: 'rrf',
-  k: DEFAULT_RRF_K,
-  weights: Object.freeze({ vector: 0.15 }),
-  rule: DEFAULT_MATCH_RULE,
-  cut: DEFAULT_CUT,
-  candidates: 20,
-});
+const DEFAULT_CANDIDATES = 20;
 
 /** What a prompt is, for a signal. */
 export interface RecallQuestion {
@@ -118,18 +102,23 @@ export interface RecallResult {
   readonly problems: string[];
 }
 
-export async function recall(sources: RecallSources, request: RecallRequest, settings: RecallSettings = DEFAULT_RECALL_SETTINGS): Promise<RecallResult> {
+/**
+ * `settings` default RECALL_SETTINGS, the evaluation's choice (its fusion, the vectors' floor when
+ * nothing else fired, the cut); `lexical` default DEFAULT_MATCH_RULE and 20 candidates a list.
+ */
+export async function recall(sources: RecallSources, request: RecallRequest, settings: RecallSettings = RECALL_SETTINGS, lexical: LexicalOptions = {}): Promise<RecallResult> {
+  const candidates = lexical.candidates ?? DEFAULT_CANDIDATES;
   const words = queryWords(request.text);
   if (!canRecall(words)) return { memories: [], problems: [] };
   const question: RecallQuestion = { text: request.text, words, project: request.project };
   const cards = new Map<string, MemoryCard>();
-  const lists: SignalList[] = [lexicalList(sources.indexes, words, settings, cards)];
+  const lists: SignalList[] = [lexicalList(sources.indexes, words, lexical.rule ?? DEFAULT_MATCH_RULE, candidates, cards)];
   const details = new Map<string, string>();
   const problems: string[] = [];
   for (const signal of sources.signals ?? []) {
     let items: readonly SignalItem[];
     try {
-      items = await signal.rank(question, settings.candidates);
+      items = await signal.rank(question, candidates);
     } catch (err) {
       problems.push(`${signal.name}: ${err instanceof Error ? err.message : String(err)}`);
       continue;
@@ -143,14 +132,14 @@ export async function recall(sources: RecallSources, request: RecallRequest, set
       return true;
     });
     for (const item of known) if (item.detail) details.set(`${signal.name}\n${item.id}`, item.detail);
-    lists.push({ signal: signal.name, items: known.slice(0, settings.candidates) });
+    lists.push({ signal: signal.name, items: known.slice(0, candidates) });
   }
-  const fused = settings.fusion === 'linear'
-    ? linearFusion(lists, { weights: settings.weights })
-    : reciprocalRankFusion(lists, { k: settings.k, weights: settings.weights });
+  const fused = fuseSignals(lists, settings);
   const strengthOf = (id: string) => strength(cards.get(id)!, request.now);
+  // The whole ranking, every memory on some list: min-max fusion gives each list's last 0, which
+  // the cut drops and --all is there to show.
   const cut = request.all
-    ? finalCut(fused, strengthOf, { ...settings.cut, ratio: 0, limit: Number.POSITIVE_INFINITY })
+    ? fused.map((item) => ({ ...item, score: item.score * strengthOf(item.id) ** settings.cut.strengthExponent })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1))
     : finalCut(fused, strengthOf, settings.cut).filter((item) => !request.exclude?.has(item.id));
   const memories = cut.slice(0, request.limit ?? cut.length).map((item) => {
     const card = cards.get(item.id)!;
@@ -170,16 +159,16 @@ export async function recall(sources: RecallSources, request: RecallRequest, set
 }
 
 /** BM25 over each index with its own statistics, as one list, best first, ties by id. */
-function lexicalList(indexes: readonly RecallIndex[], words: readonly string[], settings: RecallSettings, cards: Map<string, MemoryCard>): SignalList {
+function lexicalList(indexes: readonly RecallIndex[], words: readonly string[], rule: MatchRule, candidates: number, cards: Map<string, MemoryCard>): SignalList {
   const hits: Array<{ id: string; score: number }> = [];
   for (const { index, dir } of indexes) {
-    for (const match of index.search(words, { rule: settings.rule, limit: settings.candidates })) {
+    for (const match of index.search(words, { rule, limit: candidates })) {
       cards.set(match.id, cardOf(match, dir));
       hits.push({ id: match.id, score: match.score });
     }
   }
   hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { signal: 'bm25', items: hits.slice(0, settings.candidates) };
+  return { signal: 'bm25', items: hits.slice(0, candidates) };
 }
 
 /** A memory line of an index, its file made absolute under its directory. */
