@@ -30,6 +30,12 @@ async function seeded(env: NodeJS.ProcessEnv = {}): Promise<TempHome> {
     };
     writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_000 + i)}-1-0000000${i}.json`), JSON.stringify(event));
   });
+  // What the distiller records of the vacuum memory's graph: the graph signal's entity.
+  const graphed = {
+    id: 'seed-graph-pg-000000', type: 'MemoryGraphed', schemaVersion: 1, ts: '2026-11-08T10:00:00.000Z', session: '', project,
+    data: { memoryId: 'pg', graph: { entities: [{ name: 'Postgres', type: 'service' }, { name: 'ledger table', type: 'concept' }], relations: [] } },
+  };
+  writeFileSync(join(h.paths.spoolNew, '1700000000000100-1-00000100.json'), JSON.stringify(graphed));
   await drain(h.env);
   return h;
 }
@@ -44,17 +50,21 @@ describe('engram query', () => {
     expect(result.code, result.stderr).toBe(0);
     const found = JSON.parse(result.stdout) as Array<{ file: string; name: string; score: number; signals: string[] }>;
     expect(found.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
-    expect(found[0]!.signals).toEqual(['bm25']);
+    expect(found[0]!.signals[0]).toBe('bm25');
     expect(found[0]!.file.startsWith(join(h.paths.claude, projectMemoryDir(project)))).toBe(true);
     expect(existsSync(found[0]!.file)).toBe(true);
     expect(found[0]!.score).toBeGreaterThan(0);
+    // The graph names what the prompt names: the printed signal says which entity.
+    const byEntity = JSON.parse((await runCli(['query', 'is postgres slow on the ledger table?', '--project', project, '--json'], h.env)).stdout) as typeof found;
+    expect(byEntity[0]).toMatchObject({ name: 'Postgres vacuum schedule' });
+    expect(byEntity[0]!.signals.some((signal) => /^graph:(Postgres|ledger table)$/.test(signal))).toBe(true);
 
     // One content word: nothing, even with --all.
     const one = await runCli(['query', 'vacuum', '--project', project, '--json', '--all'], h.env);
     expect(JSON.parse(one.stdout)).toEqual([]);
     // A human-readable line otherwise.
     const text = await runCli(['query', ASK, '--project', project], h.env);
-    expect(text.stdout).toMatch(/\[bm25\]\s+Postgres vacuum schedule\s+\//);
+    expect(text.stdout).toMatch(/\[bm25[^\]]*\]\s+Postgres vacuum schedule\s+\//);
   });
 
   it('fuses the vector list when an embedder is on: --all shows which signals found each memory', async () => {
@@ -62,13 +72,16 @@ describe('engram query', () => {
     const result = await runCli(['query', ASK, '--project', project, '--json', '--all'], h.env);
     expect(result.code, result.stderr).toBe(0);
     const found = JSON.parse(result.stdout) as Array<{ name: string; signals: string[] }>;
-    expect(found[0]).toMatchObject({ name: 'Postgres vacuum schedule', signals: ['bm25', 'vector'] });
+    expect(found[0]).toMatchObject({ name: 'Postgres vacuum schedule', signals: expect.arrayContaining(['bm25', 'vector']) });
     // The vectors table holds active memories only: the provisional one is on no list.
     expect(found.map((m) => m.name)).not.toContain('Postgres vacuum might be broken');
     expect(found.filter((m) => m.signals.includes('vector')).length).toBeGreaterThan(1);
     // Without --all, the cut: the vector-only memories are far below half the best.
     const cut = JSON.parse((await runCli(['query', ASK, '--project', project, '--json'], h.env)).stdout) as Array<{ name: string }>;
     expect(cut.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
+    // A prompt about nothing remembered: the vector list is never empty, but alone it must clear the floor.
+    const nothing = await runCli(['query', 'what will the weather be like for our hiking trip tomorrow', '--project', project, '--json'], h.env);
+    expect(JSON.parse(nothing.stdout)).toEqual([]);
   });
 
   it('answers a batch file one JSON line per query, a bad line reported and the rest answered', async () => {
