@@ -16,7 +16,7 @@ export interface RecallIndexBenchResult {
   p95Ms: number;
 }
 
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -32,7 +32,7 @@ const STOP_RANKS = 100;
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vo', 'zi', 'pa', 'do', 'gu', 'be', 'fi', 'ho', 'ja'];
 
 /** A vocabulary of distinct pseudo-words, and a Zipf (s = 1) sampler over it. */
-function vocabulary(size: number, random: () => number): () => string {
+export function vocabulary(size: number, random: () => number): () => string {
   const words: string[] = [];
   for (let i = 0; words.length < size; i++) {
     let n = i;
@@ -59,7 +59,7 @@ function vocabulary(size: number, random: () => number): () => string {
   };
 }
 
-function memories(size: number, seed: number): LexicalDoc[] {
+export function memories(size: number, seed: number): LexicalDoc[] {
   const random = rng(seed);
   const word = vocabulary(30_000, random);
   const text = (n: number) => Array.from({ length: n }, word).join(' ');

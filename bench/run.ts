@@ -23,6 +23,7 @@ import { redactionBench } from './redaction-bench.js';
 import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
+import { recallHookBench, recallQueryBench } from './recall-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -38,6 +39,7 @@ try {
   await benchEmbed();
   benchTranscript();
   benchRecallIndex();
+  await benchRecall();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -47,6 +49,29 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchRecall(): Promise<void> {
+  for (const r of await recallHookBench({ repo, scratch, runs: 20, size: 1_000 })) {
+    const target = r.worker === 'warm' ? 1.5 : 2;
+    rows.push({
+      what: `hook user-prompt-submit, recall, ${r.worker === 'warm' ? 'warm worker' : 'no worker'}`,
+      ratio: r.medianMs / r.baselineMs,
+      target: `≤ ${target.toFixed(2)}`,
+      ok: r.medianMs / r.baselineMs <= target,
+      detail: `median ${r.medianMs.toFixed(1)} ms vs node -e 0 ${r.baselineMs.toFixed(1)} ms; 1,000 memories, ${r.recalled}/${r.runs} prompts recalled something`,
+    });
+  }
+  const results = await recallQueryBench(scratch, [1_000, 10_000, 100_000]);
+  for (const r of results) {
+    rows.push({
+      what: `recall query, warm, ${r.size.toLocaleString('en')} memories`,
+      ratio: r.medianMs / results[0]!.medianMs,
+      target: '< 30 ms',
+      ok: r.p95Ms < 30,
+      detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (BM25, fusion, cut; ratio to 1,000)`,
+    });
+  }
+}
 
 function benchRecallIndex(): void {
   const results = recallIndexBench(scratch, [1_000, 10_000, 100_000]);
@@ -108,11 +133,14 @@ async function benchHooks(): Promise<void> {
       rows.push({ what: 'loading node:net, which hooks avoid', ratio: result.ratio, target: 'reported', ok: true, detail: `a script requiring node:fs and node:net, median ${result.medianMs.toFixed(1)} ms vs node:fs alone ${result.baselineMs.toFixed(1)} ms` });
       continue;
     }
+    // The prompt hook asks the worker for recall when a prompt has content words: DESIGN.md
+    // gives it 1.5× with a warm worker; the other hooks only append.
+    const limit = result.hook.startsWith('user-prompt-submit') ? 1.5 : 1.3;
     rows.push({
       what: `hook ${result.hook}`,
       ratio: result.ratio,
-      target: huge ? 'reported' : '≤ 1.30',
-      ok: huge || result.ratio <= 1.3,
+      target: huge ? 'reported' : `≤ ${limit.toFixed(2)}`,
+      ok: huge || result.ratio <= limit,
       detail: `median ${result.medianMs.toFixed(1)} ms vs ${huge ? 'node reading the same stdin' : 'node -e 0'} ${result.baselineMs.toFixed(1)} ms`,
     });
   }

@@ -20,6 +20,7 @@ import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
 import { memoriesCli } from './memories-cli.js';
+import { queryCli } from './query-cli.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
@@ -52,6 +53,9 @@ const USAGE = `engram — long-term memory for Claude Code
                                          ask the LLM for the graphs of memories that have none
   engram routes [--project PATH] [--all] [--json]
   engram routes accept|decline ID        distilled proposals for CLAUDE.md and docs/knowledge/
+  engram query TEXT [--project PATH] [--limit K] [--all] [--json]
+                                         what recall finds for a prompt (--all: the whole fused ranking)
+  engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
   engram doctor                          what is wrong, in plain words
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
@@ -168,6 +172,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       if ((sub === 'accept' || sub === 'decline') && routeId) return runEngineCommand(`routes.${sub}`, { routeId }, ctx);
       throw new EngramError('USAGE', 'engram routes [--project PATH] [--all] [--json] | engram routes accept|decline ID');
     }
+    case 'query':
+      return queryCli(rest, { paths, clock, env, terminal });
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });

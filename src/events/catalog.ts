@@ -9,13 +9,15 @@ import { hookEvents } from './hook-events.js';
 import { memoryEvents } from './memory-events.js';
 import { distillEvents } from './distill-events.js';
 import { transcriptEvents } from './transcript-events.js';
+import { recallEvents } from './recall-events.js';
 
 type KnownDefinition =
   | (typeof hookEvents)[number]
   | (typeof engramEvents)[number]
   | (typeof memoryEvents)[number]
   | (typeof distillEvents)[number]
-  | (typeof transcriptEvents)[number];
+  | (typeof transcriptEvents)[number]
+  | (typeof recallEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -37,6 +39,7 @@ export const knownDefinitions: readonly EventDefinition[] = [
   ...memoryEvents,
   ...distillEvents,
   ...transcriptEvents,
+  ...recallEvents,
 ];
 
 /**

@@ -37,10 +37,7 @@ export interface HookSpec<I extends z.ZodMiniType> {
    * (redacted, capped) and small projected files, never fetched from the worker. '' or undefined
    * prints nothing.
    */
-  context?(
-    paths: EngramPaths,
-    event: { readonly session: string; readonly project: string; readonly data: unknown },
-  ): string | undefined | Promise<string | undefined>;
+  context?(paths: EngramPaths, event: Readonly<Envelope>, env: NodeJS.ProcessEnv): string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -61,7 +58,7 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
     // Last, and whole or not at all: a failure anywhere before leaves stdout empty.
-    const text = spec.context && !event.problem ? await spec.context(paths, event.envelope) : undefined;
+    const text = spec.context && !event.problem ? await spec.context(paths, event.envelope, env) : undefined;
     if (text) print(text.endsWith('\n') ? text : `${text}\n`);
   } catch (err) {
     if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));

@@ -3,6 +3,7 @@ import { mightBeCorrection } from '../capture/might-be-correction.js';
 import { correctionNotice } from '../capture/correction-notice.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
+import { promptRecall } from './prompt-recall.js';
 import { runHook } from './run-hook.js';
 
 void runHook({
@@ -14,13 +15,23 @@ void runHook({
   }),
   // On the prompt as stored, not as typed: the memories projector runs the same detector on the
   // same text, so what this line announces is what the memory will say.
-  context: async (_paths, { data }) => {
-    const { prompt } = data as { prompt: string };
-    // Most prompts stop here. The bundler keeps the detector in this hook's one file, but runs its
+  context: async (paths, event, env) => {
+    const { prompt } = event.data as { prompt: string };
+    const lines: string[] = [];
+    // Most prompts skip this. The bundler keeps the detector in this hook's one file, but runs its
     // module (phrase tables and all, a few milliseconds of a hook's budget) only when imported.
-    if (!mightBeCorrection(prompt)) return undefined;
-    const { detectCorrection } = await import('../capture/correction-detector.js');
-    const correction = detectCorrection(prompt);
-    return correction ? correctionNotice(correction) : undefined;
+    if (mightBeCorrection(prompt)) {
+      const { detectCorrection } = await import('../capture/correction-detector.js');
+      const correction = detectCorrection(prompt);
+      if (correction) lines.push(`${correctionNotice(correction)}\n`);
+    }
+    lines.push(await promptRecall(paths, event, env, eventTime(event.ts)));
+    return lines.join('');
   },
 });
+
+/** Strength is decayed to the prompt's own time (ENGRAM_NOW pins it, as for every event). */
+function eventTime(ts: string): Date {
+  const at = new Date(ts);
+  return Number.isNaN(at.getTime()) ? new Date() : at;
+}

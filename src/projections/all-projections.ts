@@ -9,6 +9,7 @@ import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
 import { isStatsFile } from './stats-render.js';
 import { materializeRecallIndex, recallIndexProjector } from './recall/recall-index.js';
+import { materializeRecalledInSession, recalledInSessionProjector } from './recall/recalled-in-session.js';
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
 import { vectorsProjection, type VectorsSetup } from './vectors/vectors.js';
@@ -34,6 +35,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
+    { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];

@@ -23,6 +23,15 @@ export function recallIndexViewPath(project: string): string {
   return `recall/${project === '' ? 'global' : projectSlug(project)}.bm25`;
 }
 
+/**
+ * The memories recall already put in a session's context (recalled-in-session.ts), which the
+ * hook's fallback and the worker read to put none in twice. A session id is Claude Code's UUID;
+ * anything else it might hold is made safe for a file name.
+ */
+export function recalledViewPath(session: string): string {
+  return `recalled/${session.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 200)}.json`;
+}
+
 /** A memory directory's entity graph index (see projections/graph): `global.json` or the project's slug. */
 export function graphViewPath(project: string): string {
   return `graph/${project === '' ? 'global' : projectSlug(project)}.json`;

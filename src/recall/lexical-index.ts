@@ -178,6 +178,21 @@ export class LexicalIndexFile {
     });
   }
 
+  /**
+   * Every memory the index holds, in index order: what recall needs to show a memory another
+   * signal (vectors, graph) found. Reads the whole memories section, so callers keep the answer.
+   */
+  memories(): Array<Omit<LexicalMatch, 'score' | 'shared'>> {
+    const text = this.#bytes.read(this.#docsStart, this.header.docsBytes).toString('utf8');
+    const out: Array<Omit<LexicalMatch, 'score' | 'shared'>> = [];
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      const [id, file, name, description, confidence, lastReinforced, halfLifeDays] = JSON.parse(line) as DocLine;
+      out.push({ id, file, name, description, confidence, lastReinforced, halfLifeDays });
+    }
+    return out;
+  }
+
   /** A word's postings, by its memories' offsets; none when the index does not have it. */
   postings(word: string): Posting[] {
     const key = Buffer.from(word);

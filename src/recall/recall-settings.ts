@@ -1,4 +1,4 @@
-import { USE_LITE_MODEL } from './embedders/use-lite-embedder.js';
+import { USE_LITE_MODEL } from './embedders/use-lite-model.js';
 import type { SignalWeights } from './fusion.js';
 
 /**

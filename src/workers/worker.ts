@@ -6,6 +6,8 @@ import type { Clock } from '../clock.js';
 import { describeError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
+import { alreadyRecalled } from '../recall/already-recalled.js';
+import { Recaller } from '../recall/recaller.js';
 import { engineCommands } from './commands/all-commands.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
@@ -117,6 +119,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   }, options.pollMs ?? 1000);
 
   let server: SocketServer | undefined;
+  let recaller: Recaller | undefined;
   const stop = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -130,6 +133,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     // A reactor's slow run (an LLM call) is cut short, and done again by the next worker.
     engine.reactors.abort();
     await engine.settle();
+    recaller?.close();
     await engine.close();
     removeIfOurs(paths.pidFile);
     log('stopped');
@@ -138,9 +142,16 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  // Kept warm for the prompt hook: index files open, the model loaded on the first recall.
+  recaller = new Recaller({ paths, vectors: engine.vectors });
   server = await startSocketServer({
     path: paths.socket,
     engine,
+    recall: async (request) => {
+      const result = await recaller.ask({ text: request.text, project: request.project, now: options.clock.now(), exclude: alreadyRecalled(paths, request.session) });
+      for (const problem of result.problems) log(`recall left a signal out: ${problem}`);
+      return result.memories;
+    },
     commands: engineCommands(),
     startedAt,
     build: BUILD_ID,

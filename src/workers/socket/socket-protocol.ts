@@ -1,5 +1,18 @@
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
+
+/** Most characters of a prompt a recall request carries: the query's words come from its start (MAX_QUERY_WORDS). */
+export const RECALL_TEXT_CHARS = 8000;
+
+const recalledMemorySchema = z.object({
+  id: z.string().max(200),
+  file: z.string().max(8192),
+  name: z.string().max(1000),
+  description: z.string().max(4000),
+  score: z.number(),
+  signals: z.array(z.string().max(300)).max(10),
+});
 
 /**
  * The worker's local socket speaks newline-delimited JSON. Every line that crosses it is
@@ -14,6 +27,14 @@ export const requestSchema = z.discriminatedUnion('op', [
      * Absent, stop regardless (`engram worker stop`). Workers from before hand-overs ignore it.
      */
     ifOlderThan: z.string().max(100).optional(),
+  }),
+  z.object({
+    op: z.literal('recall'),
+    /** The prompt as stored (redacted); the hook sends at most RECALL_TEXT_CHARS of it. */
+    text: z.string().max(RECALL_TEXT_CHARS),
+    project: z.string().max(4096),
+    /** Its memories already recalled are left out; '' for none. */
+    session: z.string().max(200),
   }),
   z.object({
     op: z.literal('command'),
@@ -35,6 +56,7 @@ export const responseSchema = z.discriminatedUnion('t', [
     build: z.string().max(100).optional(),
   }),
   z.object({ t: z.literal('out'), text: z.string() }),
+  z.object({ t: z.literal('recalled'), memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT) }),
   z.object({ t: z.literal('err'), text: z.string() }),
   z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
   z.object({ t: z.literal('exit'), code: z.number().int() }),

@@ -5,6 +5,8 @@ import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, isEngramError } from '../../errors.js';
 import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
+import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
+import type { RecalledMemory } from '../../recall/recall.js';
 import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface SocketServerOptions {
@@ -19,6 +21,8 @@ export interface SocketServerOptions {
    * (or a stray `nc`) holds nothing. Default 30,000 ms.
    */
   requestTimeoutMs?: number;
+  /** Answers a `recall` request (the prompt hook's): the memories to put in its context. Default: none, an empty answer. */
+  recall?(request: Extract<Request, { op: 'recall' }>): Promise<RecalledMemory[]>;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
   onActivity(): void;
   /** `why` is for the worker's log. */
@@ -140,6 +144,11 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     // Stop even if the client has already gone: it asked, and a hand-over counts on it.
     await send({ t: 'exit', code: 0 }).catch(() => undefined);
     options.onStop(newer === undefined ? 'asked to stop' : `handing over to build ${newer}`);
+    return;
+  }
+  if (request.op === 'recall') {
+    const memories = options.recall ? await options.recall(request) : [];
+    await send({ t: 'recalled', memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })) });
     return;
   }
   const command = options.commands.get(request.name);

@@ -1,0 +1,20 @@
+import * as z from 'zod/mini';
+import { defineEvent } from './define-event.js';
+
+/** Most memories one prompt brings in: the pipeline's top 3, with room for a wider setting. */
+export const MAX_RECALLED_PER_PROMPT = 10;
+
+export const MemoriesRecalled = defineEvent({
+  type: 'MemoriesRecalled',
+  schemaVersion: 1,
+  summary: 'Recall put these memories in the context of a session, for one prompt; they are not put there again in that session.',
+  data: z.object({
+    memoryIds: z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.minLength(1), z.maxLength(MAX_RECALLED_PER_PROMPT)),
+    /** FNV-1a of the prompt as stored, so two recalls can be told apart without keeping the prompt twice. */
+    promptHash: z.string().check(z.maxLength(40)),
+    /** `worker` (the warm pipeline) or `fallback` (BM25 over the index files, in the hook). */
+    via: z.enum(['worker', 'fallback']),
+  }),
+});
+
+export const recallEvents = [MemoriesRecalled] as const;

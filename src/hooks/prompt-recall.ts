@@ -1,0 +1,72 @@
+import { MemoriesRecalled } from '../events/recall-events.js';
+import type { Envelope } from '../events/envelope.js';
+import type { EngramPaths } from '../paths.js';
+import { alreadyRecalled } from '../recall/already-recalled.js';
+import { canRecall, queryWords } from '../recall/query-words.js';
+import { formatRecalled, recall, type RecalledMemory } from '../recall/recall.js';
+import { closeRecallIndexes, openRecallIndexes } from '../recall/recall-indexes.js';
+import { askWorkerRecall } from './ask-worker-recall.js';
+import { writeSpoolFile } from './write-spool-file.js';
+
+/**
+ * How long the hook waits for the worker's recall, in ms (ENGRAM_RECALL_WAIT_MS). Default 150:
+ * a warm worker answers in a few ms; past this the hook answers from the index files itself.
+ */
+export const RECALL_WAIT_MS = 150;
+/** Characters of the prompt sent to the worker (socket-protocol.ts RECALL_TEXT_CHARS). */
+const RECALL_TEXT_CHARS = 8000;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * The memories a prompt recalls, as lines for its context: the worker's warm pipeline (BM25,
+ * vectors, graph) when it answers within the wait, else BM25 over the index files here, leaving
+ * out what the session already got either way. What is printed is recorded (MemoriesRecalled,
+ * its id derived from the prompt's event, through the spool like every hook event), so the
+ * session is not given it again. '' when nothing is recalled.
+ */
+export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: NodeJS.ProcessEnv, now: Date): Promise<string> {
+  const text = (prompt.data as { prompt: string }).prompt;
+  // Most short prompts ("yes", "go on") stop here, before any file or socket.
+  if (!canRecall(queryWords(text))) return '';
+  const wait = Number(env.ENGRAM_RECALL_WAIT_MS);
+  const budget = Number.isFinite(wait) && wait >= 0 ? wait : RECALL_WAIT_MS;
+  const request = { text: text.slice(0, RECALL_TEXT_CHARS), project: prompt.project, session: prompt.session };
+  let via: 'worker' | 'fallback' = 'worker';
+  let memories: RecalledMemory[] | undefined = budget > 0 ? await askWorkerRecall(paths, request, budget) : undefined;
+  if (memories === undefined) {
+    via = 'fallback';
+    const indexes = openRecallIndexes(paths, prompt.project);
+    try {
+      const result = await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
+      memories = result.memories;
+    } finally {
+      closeRecallIndexes(indexes);
+    }
+  }
+  if (memories.length === 0) return '';
+  const data = { memoryIds: memories.map((memory) => memory.id), promptHash: fnv1a(text), via };
+  // Checked here as ingest will check it: a record the log would refuse must not go unsaid.
+  if (!MemoriesRecalled.data.safeParse(data).success) throw new Error(`recall returned memories the log cannot record: ${memories.length} ids`);
+  if (prompt.session !== '') {
+    writeSpoolFile(paths, {
+      id: `${prompt.id}.recalled`,
+      type: MemoriesRecalled.type,
+      schemaVersion: MemoriesRecalled.schemaVersion,
+      ts: prompt.ts,
+      session: prompt.session,
+      project: prompt.project,
+      data,
+    });
+  }
+  return formatRecalled(memories);
+}
+
+// Not node:crypto: the hook's budget (see paths.ts).
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, FNV_PRIME) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}

@@ -1,0 +1,206 @@
+import { DEFAULT_MATCH_RULE, type MatchRule } from './bm25.js';
+import { finalCut, type SignalList } from './fusion.js';
+import { fuseSignals } from './fuse-signals.js';
+import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
+import type { RecallIndex } from './recall-indexes.js';
+import { canRecall, queryWords } from './query-words.js';
+
+/**
+ * The recall pipeline of DESIGN.md "Recall", one function for the hook's fallback, the worker,
+ * `engram query` and the evaluation: content words (fewer than MIN_QUERY_WORDS: nothing), one
+ * ranked list per signal (BM25 always; vectors and graph when the caller has them), fused,
+ * multiplied by strength, cut at a share of the best, top few, and what the session was already
+ * given left out. Hook-safe: it imports the lexical side only; other signals come in as functions.
+ */
+
+/** How BM25's list is drawn; the fusion and the cut are RecallSettings (recall-settings.ts). */
+export interface LexicalOptions {
+  /** How many of the prompt's words a memory must share. Default DEFAULT_MATCH_RULE. */
+  readonly rule?: MatchRule;
+  /** How many memories each signal's list holds before fusion. Default 20. */
+  readonly candidates?: number;
+}
+
+const DEFAULT_CANDIDATES = 20;
+
+/** What a prompt is, for a signal. */
+export interface RecallQuestion {
+  readonly text: string;
+  /** Its content words (queryWords). */
+  readonly words: readonly string[];
+  /** The project it was typed in ('' for none: global memories only). */
+  readonly project: string;
+}
+
+/** One ranked item of a signal beyond BM25; `detail` is printed after the signal's name (`graph:postgres`). */
+export interface SignalItem {
+  readonly id: string;
+  readonly score: number;
+  readonly detail?: string;
+}
+
+/** A signal beside BM25: vectors, the graph, anything that ranks memories by id, best first. */
+export interface RecallSignal {
+  /** What the printed line names when it fired: `vector`, `graph`. */
+  readonly name: string;
+  rank(question: RecallQuestion, limit: number): Promise<readonly SignalItem[]> | readonly SignalItem[];
+}
+
+/** A memory recall can show: what the lexical index keeps of it, its file made absolute. */
+export interface MemoryCard {
+  readonly id: string;
+  /** Absolute path of the memory file. */
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  readonly confidence: number;
+  readonly lastReinforced: string;
+  readonly halfLifeDays: number | null;
+}
+
+export interface RecallSources {
+  /** The project's and the global directory's lexical indexes (recall-indexes.ts). */
+  readonly indexes: readonly RecallIndex[];
+  /** Default none: BM25 alone, as in the hook's fallback. */
+  readonly signals?: readonly RecallSignal[];
+  /**
+   * A memory by id, for one another signal found and BM25 did not. Default: none, and such a
+   * memory is dropped. Either way only memories the indexes hold are ever returned: the indexes
+   * hold active memories only, so a stale vector row or graph entry cannot bring back a
+   * provisional, superseded or archived one.
+   */
+  card?(id: string): MemoryCard | undefined;
+}
+
+export interface RecallRequest {
+  readonly text: string;
+  readonly project: string;
+  /** Strength is decayed to this time (the injected clock). */
+  readonly now: Date;
+  /** Memories already in the session's context: never returned again. Default none. */
+  readonly exclude?: ReadonlySet<string>;
+  /** The whole fused ranking: no cut, no exclusion (`engram query --all`). Default false. */
+  readonly all?: boolean;
+  /** At most this many. Default the settings' cut limit (3), or every one with `all`. */
+  readonly limit?: number;
+}
+
+export interface RecalledMemory {
+  readonly id: string;
+  readonly file: string;
+  readonly name: string;
+  readonly description: string;
+  /** Fused score × strength. */
+  readonly score: number;
+  /** The signals that found it, each with its detail when it has one: `bm25`, `vector`, `graph:postgres`. */
+  readonly signals: readonly string[];
+}
+
+export interface RecallResult {
+  readonly memories: RecalledMemory[];
+  /** Signals that failed and were left out (the rest still answered), for a log line. */
+  readonly problems: string[];
+}
+
+/**
+ * `settings` default RECALL_SETTINGS, the evaluation's choice (its fusion, the vectors' floor when
+ * nothing else fired, the cut); `lexical` default DEFAULT_MATCH_RULE and 20 candidates a list.
+ */
+export async function recall(sources: RecallSources, request: RecallRequest, settings: RecallSettings = RECALL_SETTINGS, lexical: LexicalOptions = {}): Promise<RecallResult> {
+  const candidates = lexical.candidates ?? DEFAULT_CANDIDATES;
+  const words = queryWords(request.text);
+  if (!canRecall(words)) return { memories: [], problems: [] };
+  const question: RecallQuestion = { text: request.text, words, project: request.project };
+  const cards = new Map<string, MemoryCard>();
+  const lists: SignalList[] = [lexicalList(sources.indexes, words, lexical.rule ?? DEFAULT_MATCH_RULE, candidates, cards)];
+  const details = new Map<string, string>();
+  const problems: string[] = [];
+  for (const signal of sources.signals ?? []) {
+    let items: readonly SignalItem[];
+    try {
+      items = await signal.rank(question, candidates);
+    } catch (err) {
+      problems.push(`${signal.name}: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    const known = items.filter((item) => {
+      if (!cards.has(item.id)) {
+        const card = sources.card?.(item.id);
+        if (!card) return false;
+        cards.set(item.id, card);
+      }
+      return true;
+    });
+    for (const item of known) if (item.detail) details.set(`${signal.name}\n${item.id}`, item.detail);
+    lists.push({ signal: signal.name, items: known.slice(0, candidates) });
+  }
+  const fused = fuseSignals(lists, settings);
+  const strengthOf = (id: string) => strength(cards.get(id)!, request.now);
+  // The whole ranking, every memory on some list: min-max fusion gives each list's last 0, which
+  // the cut drops and --all is there to show.
+  const cut = request.all
+    ? fused.map((item) => ({ ...item, score: item.score * strengthOf(item.id) ** settings.cut.strengthExponent })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1))
+    : finalCut(fused, strengthOf, settings.cut).filter((item) => !request.exclude?.has(item.id));
+  const memories = cut.slice(0, request.limit ?? cut.length).map((item) => {
+    const card = cards.get(item.id)!;
+    return {
+      id: item.id,
+      file: card.file,
+      name: card.name,
+      description: card.description,
+      score: item.score,
+      signals: item.signals.map((name) => {
+        const detail = details.get(`${name}\n${item.id}`);
+        return detail ? `${name}:${detail}` : name;
+      }),
+    };
+  });
+  return { memories, problems };
+}
+
+/** BM25 over each index with its own statistics, as one list, best first, ties by id. */
+function lexicalList(indexes: readonly RecallIndex[], words: readonly string[], rule: MatchRule, candidates: number, cards: Map<string, MemoryCard>): SignalList {
+  const hits: Array<{ id: string; score: number }> = [];
+  for (const { index, dir } of indexes) {
+    for (const match of index.search(words, { rule, limit: candidates })) {
+      cards.set(match.id, cardOf(match, dir));
+      hits.push({ id: match.id, score: match.score });
+    }
+  }
+  hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { signal: 'bm25', items: hits.slice(0, candidates) };
+}
+
+/** A memory line of an index, its file made absolute under its directory. */
+export function cardOf(memory: Omit<MemoryCard, 'file'> & { file: string }, dir: string): MemoryCard {
+  const { id, name, description, confidence, lastReinforced, halfLifeDays } = memory;
+  return { id, file: `${dir}/${memory.file}`, name, description, confidence, lastReinforced, halfLifeDays };
+}
+
+const DAY_MS = 86_400_000;
+
+/** confidence × 2^(−days since last reinforced / half-life); an undated or never-decaying memory keeps its confidence (DESIGN.md "Scores"). */
+function strength(card: MemoryCard, now: Date): number {
+  const since = Date.parse(card.lastReinforced);
+  if (card.halfLifeDays === null || Number.isNaN(since)) return card.confidence;
+  const days = Math.max(0, (now.getTime() - since) / DAY_MS);
+  return card.confidence * 2 ** (-days / card.halfLifeDays);
+}
+
+/** Longest description a printed line keeps. */
+const LINE_DESCRIPTION_CHARS = 200;
+
+/**
+ * The lines a prompt's context gets: a heading, then one line per memory with its absolute path
+ * and the signals that fired. A statement of what was found, not an instruction, each field on
+ * one line: a memory's text cannot start a line of its own. '' when nothing was recalled.
+ */
+export function formatRecalled(memories: readonly RecalledMemory[]): string {
+  if (memories.length === 0) return '';
+  const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const lines = memories.map((memory) => {
+    const description = flat(memory.description).slice(0, LINE_DESCRIPTION_CHARS);
+    return `- ${flat(memory.name)}${description ? `: ${description}` : ''} (${memory.file}) [${memory.signals.join('+')}]`;
+  });
+  return `engram recalled ${memories.length === 1 ? 'a memory that may be' : 'memories that may be'} relevant (each file holds the whole memory):\n${lines.join('\n')}\n`;
+}

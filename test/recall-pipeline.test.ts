@@ -1,0 +1,182 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { projectMemoryDir } from '../src/paths.js';
+import { recalledViewPath } from '../src/projections/view-paths.js';
+import { waitUntil } from './support/wait-until.js';
+import { drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
+
+const project = '/home/dev/src/payments';
+const newHome = useTempHomes();
+const NOW = '2026-11-10T00:00:00.000Z';
+
+const memories: Array<[id: string, name: string, body: string, more?: Record<string, unknown>]> = [
+  ['pg', 'Postgres vacuum schedule', 'autovacuum is tuned for the ledger table; run VACUUM ANALYZE after bulk imports of settlements'],
+  ['prov', 'Postgres vacuum might be broken', 'a guess that vacuum on the ledger table fails after bulk imports of settlements', { status: 'provisional', confidence: 0.3 }],
+  ['ci', 'CI runs on the arm runners', 'the pipeline builds on arm64 runners; x86 images fail the docker build'],
+  ['tabs', 'Tabs for indentation', 'the user indents with tabs in every language', { scope: 'global', type: 'user' }],
+];
+
+/** A home with the memories above recorded and projected. */
+async function seeded(env: NodeJS.ProcessEnv = {}): Promise<TempHome> {
+  const h = newHome({ ENGRAM_NOW: NOW, ...env });
+  mkdirSync(h.paths.spoolNew, { recursive: true });
+  memories.forEach(([memoryId, name, body, more = {}], i) => {
+    const global = more.scope === 'global';
+    const event = {
+      id: `seed-memory-${i}-000000`, type: 'MemoryProposed', schemaVersion: 1, ts: `2026-11-0${i + 1}T10:00:00.000Z`, session: '', project: global ? '' : project,
+      data: { memoryId, origin: 'user', scope: 'project', name, description: name, type: 'project', body: `${body}\n`, status: 'active', confidence: 0.9, ...more },
+    };
+    writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_000 + i)}-1-0000000${i}.json`), JSON.stringify(event));
+  });
+  // What the distiller records of the vacuum memory's graph: the graph signal's entity.
+  const graphed = {
+    id: 'seed-graph-pg-000000', type: 'MemoryGraphed', schemaVersion: 1, ts: '2026-11-08T10:00:00.000Z', session: '', project,
+    data: { memoryId: 'pg', graph: { entities: [{ name: 'Postgres', type: 'service' }, { name: 'ledger table', type: 'concept' }], relations: [] } },
+  };
+  writeFileSync(join(h.paths.spoolNew, '1700000000000100-1-00000100.json'), JSON.stringify(graphed));
+  await drain(h.env);
+  return h;
+}
+
+const prompt = (session: string, text: string) => ({ session_id: session, cwd: project, hook_event_name: 'UserPromptSubmit', prompt: text });
+const ASK = 'how do we handle vacuum on the ledger table after bulk imports of settlements?';
+
+describe('engram query', () => {
+  it('prints the fused ranking as JSON with absolute paths and signals, never a provisional memory', async () => {
+    const h = await seeded();
+    const result = await runCli(['query', ASK, '--project', project, '--json'], h.env);
+    expect(result.code, result.stderr).toBe(0);
+    const found = JSON.parse(result.stdout) as Array<{ file: string; name: string; score: number; signals: string[] }>;
+    expect(found.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
+    expect(found[0]!.signals[0]).toBe('bm25');
+    expect(found[0]!.file.startsWith(join(h.paths.claude, projectMemoryDir(project)))).toBe(true);
+    expect(existsSync(found[0]!.file)).toBe(true);
+    expect(found[0]!.score).toBeGreaterThan(0);
+    // The graph names what the prompt names: the printed signal says which entity.
+    const byEntity = JSON.parse((await runCli(['query', 'is postgres slow on the ledger table?', '--project', project, '--json'], h.env)).stdout) as typeof found;
+    expect(byEntity[0]).toMatchObject({ name: 'Postgres vacuum schedule' });
+    expect(byEntity[0]!.signals.some((signal) => /^graph:(Postgres|ledger table)$/.test(signal))).toBe(true);
+
+    // One content word: nothing, even with --all.
+    const one = await runCli(['query', 'vacuum', '--project', project, '--json', '--all'], h.env);
+    expect(JSON.parse(one.stdout)).toEqual([]);
+    // A human-readable line otherwise.
+    const text = await runCli(['query', ASK, '--project', project], h.env);
+    expect(text.stdout).toMatch(/\[bm25[^\]]*\]\s+Postgres vacuum schedule\s+\//);
+  });
+
+  it('fuses the vector list when an embedder is on: --all shows which signals found each memory', async () => {
+    const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite' });
+    const result = await runCli(['query', ASK, '--project', project, '--json', '--all'], h.env);
+    expect(result.code, result.stderr).toBe(0);
+    const found = JSON.parse(result.stdout) as Array<{ name: string; signals: string[] }>;
+    expect(found[0]).toMatchObject({ name: 'Postgres vacuum schedule', signals: expect.arrayContaining(['bm25', 'vector']) });
+    // The vectors table holds active memories only: the provisional one is on no list.
+    expect(found.map((m) => m.name)).not.toContain('Postgres vacuum might be broken');
+    expect(found.filter((m) => m.signals.includes('vector')).length).toBeGreaterThan(1);
+    // Without --all, the cut: the vector-only memories are far below half the best.
+    const cut = JSON.parse((await runCli(['query', ASK, '--project', project, '--json'], h.env)).stdout) as Array<{ name: string }>;
+    expect(cut.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
+    // A prompt about nothing remembered: the vector list is never empty, but alone it must clear the floor.
+    const nothing = await runCli(['query', 'what will the weather be like for our hiking trip tomorrow', '--project', project, '--json'], h.env);
+    expect(JSON.parse(nothing.stdout)).toEqual([]);
+  });
+
+  it('answers a batch file one JSON line per query, a bad line reported and the rest answered', async () => {
+    const h = await seeded();
+    const file = join(h.root, 'queries.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ id: 'q1', text: ASK, project }),
+        'not json',
+        JSON.stringify({ id: 2, text: 'docker build fails on x86 images in the pipeline', project }),
+        JSON.stringify({ id: 'q3', text: 'indentation with tabs for the user', project: '' }),
+      ].join('\n'),
+    );
+    const result = await runCli(['query', '--batch', file, '--json'], h.env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('line 2: not JSON');
+    const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.id, line.results.map((r: { name: string }) => r.name)])).toEqual([
+      ['q1', ['Postgres vacuum schedule']],
+      [2, ['CI runs on the arm runners']],
+      ['q3', ['Tabs for indentation']],
+    ]);
+    expect((await runCli(['query', '--batch', file], h.env)).code).toBe(2);
+  });
+});
+
+describe('recall in the prompt hook', () => {
+  it('with no worker, recalls from the index files, records it, and gives a memory once per session', async () => {
+    const h = await seeded();
+    const first = await runHook('UserPromptSubmit', prompt('s1', ASK), h.env);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('Postgres vacuum schedule');
+    expect(first.stdout).toContain(`(${join(h.paths.claude, projectMemoryDir(project))}/`);
+    expect(first.stdout).toContain('[bm25]');
+    expect(first.stdout).not.toContain('might be broken');
+    await drain(h.env);
+    const recalled = (await dumpLog(h.env)).filter((e) => e.type === 'MemoriesRecalled');
+    expect(recalled).toHaveLength(1);
+    expect(recalled[0]!.data).toMatchObject({ memoryIds: ['pg'], via: 'fallback' });
+    expect(JSON.parse(readFileSync(join(h.paths.views, recalledViewPath('s1')), 'utf8'))).toEqual(['pg']);
+
+    const again = await runHook('UserPromptSubmit', prompt('s1', `${ASK} again please`), h.env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('Postgres vacuum schedule');
+    // Another session is given it.
+    const other = await runHook('UserPromptSubmit', prompt('s2', ASK), h.env);
+    expect(other.stdout).toContain('Postgres vacuum schedule');
+  });
+
+  it('one word, 10,000 words and code alone: exits 0 with nothing or a sane few lines', async () => {
+    const h = await seeded();
+    const one = await runHook('UserPromptSubmit', prompt('s1', 'vacuum'), h.env);
+    expect(one).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const words = ['ledger', 'deploy', 'banana', 'river', 'kernel', 'sunset', 'matrix', 'violin', 'harbor', 'pepper'];
+    const long = Array.from({ length: 10_000 }, (_, i) => words[(i * 7) % words.length]).join(' ');
+    const huge = await runHook('UserPromptSubmit', prompt('s1', long), h.env);
+    expect(huge.code).toBe(0);
+    expect(huge.stdout.split('\n').filter((line) => line.startsWith('- ')).length).toBeLessThanOrEqual(3);
+    const code = 'function f(a,b){return a.map((x)=>x*b).filter(Boolean)}\nconst x = f([1,2,3], 2);';
+    const onlyCode = await runHook('UserPromptSubmit', prompt('s1', code), h.env);
+    expect(onlyCode).toMatchObject({ code: 0, stderr: '' });
+    expect(onlyCode.stdout).toBe('');
+    // ENGRAM_DISABLE still makes it do nothing at all.
+    expect(await runHook('UserPromptSubmit', prompt('s3', ASK), { ...h.env, ENGRAM_DISABLE: '1' })).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('with a worker up, the worker answers and the session filter holds', async () => {
+    const h = await seeded({ ENGRAM_RECALL_WAIT_MS: '5000' });
+    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    await waitUntil(() => existsSync(h.paths.pidFile));
+    const first = await runHook('UserPromptSubmit', prompt('w1', ASK), h.env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Postgres vacuum schedule');
+    await waitUntil(() => existsSync(join(h.paths.views, recalledViewPath('w1'))));
+    const again = await runHook('UserPromptSubmit', prompt('w1', ASK), h.env);
+    expect(again.stdout).not.toContain('Postgres vacuum schedule');
+    expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+    const recalled = (await dumpLog(h.env)).filter((e) => e.type === 'MemoriesRecalled');
+    expect(recalled.map((e) => e.data.via)).toEqual(['worker']);
+  });
+});
+
+describe('the prompt hook\'s bundle', () => {
+  it('holds the fallback and the socket client, with zod/mini only: no LanceDB, model, LevelDB or full zod', async () => {
+    const entry = join(import.meta.dirname, '..', 'src', 'hooks', 'user-prompt-submit.ts');
+    const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((path) => path.endsWith('src/recall/recall.ts'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('src/hooks/ask-worker-recall.ts'))).toBe(true);
+    const packages = new Set(inputs.flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? []));
+    expect([...packages]).toEqual(['zod']);
+    expect(inputs.filter((path) => path.includes('node_modules/zod/') && path.includes('/classic/'))).toEqual([]);
+    const loaded = [...result.outputFiles[0]!.text.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
+    for (const name of loaded) expect(name).toMatch(/^node:/);
+  });
+});
