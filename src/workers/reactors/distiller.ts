@@ -101,7 +101,8 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
   const captured = (await recordedCapture(ctx, session)) ?? (await deps.capture(session.transcriptPath, session.session));
   const inputs: DistillInputs = { excerpt: captured.excerpt, trace: sessionTrace(session), index: await indexOf(ctx, session.project) };
   if (deps.llm === undefined) {
-    const answer = traceEpisode(session, at.slice(0, 10));
+    // The session's own day, not the reactor's: a catch-up days later still names when it happened.
+    const answer = traceEpisode(session, session.lastAt.slice(0, 10));
     await ctx.record([
       envelope('DistillRequested', `${attempt}:requested`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', ...inputs, promptHash: '' }),
       envelope('DistillCompleted', `${attempt}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'] }),
