@@ -36,7 +36,7 @@ try {
     },
   });
   if (process.stdout.isTTY) out();
-  out(`  ${total} hooks exited 0 and printed nothing; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  out(`  ${total} hooks exited 0, nothing on stderr, context only where Claude Code reads it; ${((performance.now() - started) / 1000).toFixed(1)} s`);
   out(`  ${engram('worker', 'status').stdout.split('\n')[0]} (started by the first hook)`);
   engram('worker', '--drain');
 
