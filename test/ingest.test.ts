@@ -55,7 +55,9 @@ describe('ingest', () => {
   });
 
   it('200 hooks landing while the worker ingests: each session keeps the order its hooks ran', async () => {
-    const h = home();
+    // About ordering, not recall: hooks that do not wait on the worker's recall keep enough pairs
+    // strictly one after the other for the check below to mean something.
+    const h = home({ ENGRAM_RECALL_WAIT_MS: '0' });
     expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
     const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
     // Spawned 10 ms apart, so dozens overlap at any moment and many pairs of one session run
