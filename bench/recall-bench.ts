@@ -11,7 +11,8 @@ import { recallIndexViewPath } from '../src/projections/view-paths.js';
 import { buildBm25 } from '../src/recall/bm25.js';
 import { serializeLexicalIndex } from '../src/recall/lexical-index.js';
 import { Recaller } from '../src/recall/recaller.js';
-import { memories, rng, vocabulary } from './recall-index-bench.js';
+import { memories, vocabulary } from './recall-index-bench.js';
+import { seededRandom as rng } from './seeded-random.js';
 
 const PROJECT = '/home/dev/src/bench-recall';
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { buildBm25, type LexicalDoc } from '../src/recall/bm25.js';
 import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
 import { queryWords } from '../src/recall/query-words.js';
+import { seededRandom as rng } from './seeded-random.js';
 
 export interface RecallIndexBenchResult {
   size: number;
@@ -16,16 +17,6 @@ export interface RecallIndexBenchResult {
   p95Ms: number;
 }
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Zipf ranks taken by stop words, which the analyser drops. */
 const STOP_RANKS = 100;

@@ -1,4 +1,5 @@
 import type { Envelope } from '../src/events/envelope.js';
+import { seededRandom as mulberry32 } from './seeded-random.js';
 
 export interface SyntheticOptions {
   sessions: number;
@@ -63,13 +64,3 @@ export function syntheticEvents(options: SyntheticOptions): Envelope[] {
   return events;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -18,6 +18,7 @@ import { projectSlug } from '../src/paths.js';
 import { fileNameFor } from '../src/projections/memories/memory-row.js';
 import { analyze } from '../src/recall/query-words.js';
 import { GLOBAL_FACTS, GLOBAL_UNANSWERABLE, PROJECTS, SYMPTOMS, type EntityKind, type Fact, type ProjectVocab, type Thing } from './recall-fixture-vocab.js';
+import { seededRandom as rng } from '../bench/seeded-random.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const out = join(repo, 'fixtures', 'recall');
@@ -48,17 +49,6 @@ interface Query {
   kind: 'lexical' | 'paraphrase' | 'entity' | 'none';
 }
 
-// mulberry32: small, seeded, the same sequence on every machine.
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = rng(20261201);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 const chance = (p: number) => random() < p;

@@ -1,4 +1,5 @@
 import type { Envelope } from '../../src/events/envelope.js';
+import { seededRandom as mulberry32 } from '../../bench/seeded-random.js';
 
 /**
  * Six months of one developer's use of engram, generated: sessions in three projects on most
@@ -108,13 +109,3 @@ export function simulatedUse(options: { seed?: number; days?: number; start?: st
   return out;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
