@@ -7,6 +7,7 @@ import { projectSlug } from '../src/paths.js';
 import type { GraphIndexFile } from '../src/projections/graph/graph-index.js';
 import { readGraphIndexes } from '../src/recall/loaded-graph.js';
 import { rankByGraph } from '../src/recall/graph-ranker.js';
+import { graphSignal } from '../src/recall/graph-signal.js';
 import { appendInSlices, projectionHarness, type Harness } from './support/projection-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-graph-'));
@@ -199,6 +200,22 @@ describe('the graph ranker over the projected index', () => {
     expect(rankByGraph(graphs, 'use PNPM here').hits).toMatchObject([{ id: 'g1', entity: 'pnpm' }]);
     expect(rankByGraph(graphs, 'the weather is nice today').hits).toEqual([]);
     expect(rankByGraph(graphs, '').hits).toEqual([]);
+    await h.close();
+  });
+});
+
+describe('the graph signal of a long-lived recaller', () => {
+  it('reads an index once and again only when the projection has replaced it', async () => {
+    const h = await projectionHarness(freshDir());
+    const runner = await h.runner();
+    await h.log.append(world());
+    await runner.catchUp();
+    const signal = graphSignal(h.roots.views);
+    const ask = async (text: string) => (await signal.rank({ text, words: [], project }, 10)).map((item) => item.id);
+    expect(await ask('is the Kafka topic compacted?')).toEqual([]);
+    await h.log.append([proposed('m6', 'Orders stream through Kafka'), graphed('m6', [['Kafka', 'service']])]);
+    await runner.catchUp();
+    expect(await ask('is the Kafka topic compacted?')).toEqual(['m6']);
     await h.close();
   });
 });
