@@ -217,3 +217,20 @@ describe('the distiller', () => {
     await t.h.close();
   });
 });
+
+describe('engram distill --session', () => {
+  it('asks again each time it is run, and each answer is recorded', async () => {
+    const clock = new MovableClock('2026-11-02T12:00:00.000Z');
+    const llm: FakeLlm = { calls: [], next: [] };
+    const t = await setUp(llm, clock);
+    await t.h.log.append(session('again', '2026-11-02T10:00:00.000Z', 3, 5, true));
+    await t.round();
+    for (let i = 0; i < 2; i++) {
+      await t.reactors.runOnce(distillerReactor(deps(llm), { only: 'again' }));
+      await t.runner.catchUp();
+    }
+    expect(llm.calls).toHaveLength(3);
+    expect((await typesOf(t.h)).filter((type) => type === 'DistillCompleted:again')).toHaveLength(3);
+    await t.h.close();
+  });
+});

@@ -96,32 +96,34 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
     await ctx.record([envelope('DistillSkipped', 'skipped', { upToSeq, reason: `trivial: ${session.prompts} prompts, ${session.toolCalls} tool calls` })]);
     return;
   }
-  // `engram distill --session` asks again: a new attempt number, so its events are new ones.
-  const attempt = session.failures + 1 + (how.force && session.handledSeq >= upToSeq ? 1000 : 0);
+  const attempt = session.failures + 1;
+  // `engram distill --session` is a new cause each time it is asked: its events get ids of their
+  // own, or a second run would be taken for the first one stored twice.
+  const key = how.force ? `run-${contentHash(ctx.newId()).slice(0, 10)}` : String(attempt);
   const captured = (await recordedCapture(ctx, session)) ?? (await deps.capture(session.transcriptPath, session.session));
   const inputs: DistillInputs = { excerpt: captured.excerpt, trace: sessionTrace(session), index: await indexOf(ctx, session.project) };
   if (deps.llm === undefined) {
     // The session's own day, not the reactor's: a catch-up days later still names when it happened.
     const answer = traceEpisode(session, session.lastAt.slice(0, 10));
     await ctx.record([
-      envelope('DistillRequested', `${attempt}:requested`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', ...inputs, promptHash: '' }),
-      envelope('DistillCompleted', `${attempt}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'] }),
+      envelope('DistillRequested', `${key}:requested`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', ...inputs, promptHash: '' }),
+      envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'] }),
     ]);
     return;
   }
   const prompt = deps.prompt(inputs);
   const recordedAttempt = Math.min(attempt, 10);
-  await ctx.record([envelope('DistillRequested', `${attempt}:requested`, { upToSeq, attempt: recordedAttempt, via: 'llm', ...inputs, promptHash: contentHash(prompt) })]);
+  await ctx.record([envelope('DistillRequested', `${key}:requested`, { upToSeq, attempt: recordedAttempt, via: 'llm', ...inputs, promptHash: contentHash(prompt) })]);
   const outcome = await deps.llm.run(prompt, ctx.signal);
   // Stopped by the worker: nothing is recorded, the next worker asks again.
   if (ctx.signal.aborted) return;
   const parsed: ParsedAnswer = outcome.ok ? deps.parse(outcome.stdout) : outcome;
   const raw = outcome.ok ? deps.redact(outcome.stdout).slice(0, RAW_CAP) : undefined;
   if (parsed.ok) {
-    await ctx.record([envelope('DistillCompleted', `${attempt}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20) })]);
+    await ctx.record([envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20) })]);
   } else {
     const final = how.force || attempt >= how.attempts;
-    await ctx.record([envelope('DistillFailed', `${attempt}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
+    await ctx.record([envelope('DistillFailed', `${key}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
   }
 }
 
