@@ -16,6 +16,11 @@ export const envelopeSchema = z.object({
   /** The session's cwd; '' for events that belong to no project. */
   project: z.string().check(z.maxLength(4096)),
   data: z.unknown(),
+  /**
+   * The engram build that wrote the event (its BUILD_ID, see build-id.ts), so a log says which
+   * build wrote each event. Absent on events written before builds stamped it.
+   */
+  producer: z.optional(z.string().check(z.maxLength(80))),
 });
 
 export type Envelope = z.infer<typeof envelopeSchema>;

@@ -1,3 +1,4 @@
+import { BUILD_ID } from '../build-id.js';
 import { MemoriesRecalled } from '../events/recall-events.js';
 import type { Envelope } from '../events/envelope.js';
 import type { EngramPaths } from '../paths.js';
@@ -56,6 +57,7 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: No
       session: prompt.session,
       project: prompt.project,
       data,
+      producer: BUILD_ID,
     });
   }
   return formatRecalled(memories);

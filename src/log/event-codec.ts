@@ -11,7 +11,10 @@ export class EventCodec {
   readonly #packr = new Packr({ useRecords: false, mapsAsObjects: true, variableMapSize: true });
 
   encode(event: Envelope): Buffer {
-    return this.#packr.pack([event.id, event.type, event.schemaVersion, event.ts, event.session, event.project, event.data]);
+    const fields = [event.id, event.type, event.schemaVersion, event.ts, event.session, event.project, event.data];
+    // The producer goes last and only when known: events written before it was stamped stay 7 fields.
+    if (event.producer !== undefined) fields.push(event.producer);
+    return this.#packr.pack(fields);
   }
 
   decode(seq: number, bytes: Uint8Array): StoredEnvelope {
@@ -21,13 +24,15 @@ export class EventCodec {
     } catch (cause) {
       throw new EngramError('LOG_CORRUPT', `event ${seq} does not decode`, { cause });
     }
-    if (!Array.isArray(fields) || fields.length !== 7) {
+    if (!Array.isArray(fields) || (fields.length !== 7 && fields.length !== 8)) {
       throw new EngramError('LOG_CORRUPT', `event ${seq} is not an event record`);
     }
-    const [id, type, schemaVersion, ts, session, project, data] = fields as [
-      string, string, number, string, string, string, unknown,
+    const [id, type, schemaVersion, ts, session, project, data, producer] = fields as [
+      string, string, number, string, string, string, unknown, string | undefined,
     ];
-    return { seq, id, type, schemaVersion, ts, session, project, data };
+    return producer === undefined
+      ? { seq, id, type, schemaVersion, ts, session, project, data }
+      : { seq, id, type, schemaVersion, ts, session, project, data, producer };
   }
 }
 

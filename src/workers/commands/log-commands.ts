@@ -15,7 +15,7 @@ export const logDump = defineCommand({
     for await (const batch of engine.log.read({ batchSize: 500 })) {
       let text = '';
       for (const e of batch) {
-        text += `${JSON.stringify({ seq: e.seq, id: e.id, type: e.type, schemaVersion: e.schemaVersion, ts: e.ts, session: e.session, project: e.project, data: e.data })}\n`;
+        text += `${JSON.stringify({ seq: e.seq, id: e.id, type: e.type, schemaVersion: e.schemaVersion, ts: e.ts, session: e.session, project: e.project, data: e.data, producer: e.producer })}\n`;
       }
       await output.out(text);
     }

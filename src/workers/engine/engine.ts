@@ -11,6 +11,7 @@ import { finishInterruptedSwap, stampNewLog } from '../../log/migrate-log.js';
 import { logMigrations } from '../../../migrations/index.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { Envelope } from '../../events/envelope.js';
+import { stampProducer } from '../../events/stamp-producer.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
 import type { Embedder } from '../../recall/embedders/embedder.js';
@@ -198,7 +199,7 @@ export class Engine {
    */
   async record(events: readonly Envelope[]): Promise<number> {
     for (const event of events) this.catalog.read(event);
-    const { appended } = await this.log.append(events);
+    const { appended } = await this.log.append(stampProducer(events));
     await this.runner.catchUp();
     return appended.length;
   }

@@ -1,5 +1,6 @@
 import PQueue from 'p-queue';
 import type { Clock } from '../../clock.js';
+import { stampProducer } from '../../events/stamp-producer.js';
 import { describeError } from '../../errors.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import type { Envelope } from '../../events/envelope.js';
@@ -121,7 +122,7 @@ export class ReactorRunner {
     let appended = 0;
     const record = async (events: readonly Envelope[]) => {
       for (const event of events) catalog.read(event);
-      const added = (await log.append(events)).appended.length;
+      const added = (await log.append(stampProducer(events))).appended.length;
       appended += added;
       return added;
     };
