@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { EngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
+import { commandScript, MARKER } from './hook-command.js';
 import { hookTable, type HookSpec } from './hook-table.js';
 import { isErrno, isObject, readSettings, writeSettings, type Json, type JsonObject } from './settings-file.js';
 
@@ -54,14 +55,6 @@ export interface UninstallOptions {
   /** Names the backup. Default the system clock. */
   now?: Date;
 }
-
-/**
- * A trailing shell comment marks a command as engram's own: `sh -c` (and Git Bash on Windows)
- * ignores everything from an unquoted ` #` to the end of the line, so it costs nothing at run time,
- * and it survives a change of install path or Node binary, which is what lets a reinstall replace
- * stale entries instead of adding beside them.
- */
-const MARKER = ' # engram';
 
 /** `$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`: the user-wide settings. */
 export function defaultSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -248,13 +241,6 @@ function matchesSpec(spec: HookSpec, group: Json, handler: JsonObject): boolean 
     (handler.async === true) === (spec.async === true) &&
     (group.matcher ?? undefined) === spec.matcher
   );
-}
-
-/** The script path of a command engram wrote: the second double-quoted word. */
-function commandScript(command: Json | undefined): string | undefined {
-  if (typeof command !== 'string') return undefined;
-  const match = /^"(?:[^"\\]|\\.)*" "((?:[^"\\]|\\.)*)"/.exec(command);
-  return match?.[1]?.replace(/\\(.)/g, '$1');
 }
 
 function engramHandlers(group: Json): JsonObject[] {
