@@ -30,13 +30,23 @@ function installPlugin(h: TempHome, options: { enabled?: boolean; registry?: 1 |
 }
 
 describe('double recording', () => {
-  it('doctor finds the engram plugin enabled while `engram install` hooks are in settings.json too', async () => {
+  it('`engram install` refuses while the plugin is enabled, and leaves settings.json as it was', async () => {
     const h = home();
     installPlugin(h);
+    const before = readFileSync(join(h.paths.claude, 'settings.json'), 'utf8');
+    const refused = await runCli(['install'], h.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`DOUBLE_RECORDING: engram's plugin is enabled in Claude Code (${ID})`);
+    expect(readFileSync(join(h.paths.claude, 'settings.json'), 'utf8')).toBe(before);
+  });
+
+  it('doctor finds the engram plugin enabled while `engram install` hooks are in settings.json too', async () => {
+    const h = home();
     expect((await runCli(['install'], h.env)).code).toBe(0);
+    installPlugin(h);
     const doctor = await runCli(['doctor'], h.env);
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toContain(`✗ engram records every event twice: its plugin is enabled in Claude Code (${ID})`);
+    expect(doctor.stdout).toContain(`✗ engram is installed twice: its plugin is enabled in Claude Code (${ID})`);
     expect((await runCli(['uninstall'], h.env)).code).toBe(0);
     expect((await runCli(['doctor'], h.env)).stdout).not.toContain('twice');
   });

@@ -32,8 +32,10 @@ export interface DoubleRecordingOptions {
 }
 
 /**
- * For `engram doctor`: a finding when every event would be recorded twice, because engram's
- * plugin is active in Claude Code and `engram install` also put its hooks into settings.json;
+ * For `engram doctor`: a finding when engram is installed twice, because engram's plugin is
+ * active in Claude Code and `engram install` also put its hooks into settings.json (the plugin's
+ * hooks stand down then, see settings-hooks-present.ts, and `engram install` refuses to add them
+ * while the plugin is active, see refuse-double-recording.ts);
  * undefined otherwise (or when Claude Code's files cannot be read: doctor says so elsewhere).
  */
 export async function findDoubleRecording(options: DoubleRecordingOptions): Promise<string | undefined> {
@@ -42,13 +44,14 @@ export async function findDoubleRecording(options: DoubleRecordingOptions): Prom
   const installed = await isInstalled(options.settingsPath).catch(() => false);
   if (installed === false) return undefined;
   return (
-    `engram records every event twice: its plugin is enabled in Claude Code (${active.join(', ')}) and \`engram install\` ` +
-    `also put its hooks into ${options.settingsPath}. Keep one: \`engram uninstall\`, or \`claude plugin disable ${active[0]!.split(' ')[0]}\``
+    `engram is installed twice: its plugin is enabled in Claude Code (${active.join(', ')}) and \`engram install\` ` +
+    `also put its hooks into ${options.settingsPath}. The plugin's hooks stand down while those exist, so each event is recorded once; ` +
+    `keep one: \`engram uninstall\`, or \`claude plugin disable ${active[0]!.split(' ')[0]}\``
   );
 }
 
 /** `<plugin>@<marketplace>` of each engram plugin that is both installed and enabled, with where. */
-async function activeEngramPlugins(options: DoubleRecordingOptions): Promise<string[]> {
+export async function activeEngramPlugins(options: Pick<DoubleRecordingOptions, 'claudeDir'>): Promise<string[]> {
   const registry = registrySchema.safeParse(await readJson(join(options.claudeDir, 'plugins', 'installed_plugins.json')));
   if (!registry.success) return [];
   const userEnabled = await enabledPlugins(join(options.claudeDir, 'settings.json'));

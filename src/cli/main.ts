@@ -15,10 +15,13 @@ import { requestHandOver } from '../workers/hand-over.js';
 import { liveWorker, processRunning } from '../workers/live-worker.js';
 import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { runWorker } from '../workers/worker.js';
+import { describeVersion } from '../version.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
+import { refuseDoubleRecording } from './refuse-double-recording.js';
+import { describePurge, executePurge, planPurge } from './purge.js';
 import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
@@ -26,7 +29,8 @@ import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Termina
 const USAGE = `engram — long-term memory for Claude Code
 
   engram install [--settings PATH]       add engram's hooks to Claude Code's settings.json
-  engram uninstall [--settings PATH]     remove exactly engram's hooks
+  engram uninstall [--settings PATH]     remove exactly engram's hooks; ENGRAM_HOME and memory files stay
+  engram uninstall --purge [--yes]       also remove engram's own data (ENGRAM_HOME), after asking
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
   engram worker --drain                  ingest, project and react until nothing is left, then exit
@@ -57,6 +61,7 @@ const USAGE = `engram — long-term memory for Claude Code
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
   engram doctor                          what is wrong, in plain words
+  engram --version                       this engram's version and build
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
 ENGRAM_NOW (pins the clock), ENGRAM_DISABLE=1 (hooks do nothing),
@@ -71,9 +76,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
   switch (command) {
     case 'install':
     case 'uninstall': {
-      const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { settings: { type: 'string' }, purge: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false } },
+      });
+      if (command === 'install' && (values.purge || values.yes)) throw new EngramError('USAGE', '--purge and --yes go with `engram uninstall`');
       const settingsPath = values.settings ?? defaultSettingsPath(env);
       const hooksDir = fileURLToPath(new URL('../../hooks/', import.meta.url));
+      if (command === 'install') await refuseDoubleRecording({ claudeDir: paths.claude, settingsPath }, hooksDir, terminal.stderr);
       const report = command === 'install'
         ? await installHooks({ settingsPath, hooksDir, now: clock.now() })
         : await uninstallHooks({ settingsPath, now: clock.now() });
@@ -83,6 +93,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       if (report.missingScripts.length > 0) {
         terminal.stderr.write(`warning: the hooks are not built yet (${report.missingScripts[0]} is missing): run \`npm run build\`\n`);
       }
+      if (command === 'uninstall' && values.purge) return purge(ctx, values.yes);
       return 0;
     }
     case 'worker':
@@ -180,6 +191,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       terminal.stdout.write(renderFindings(findings));
       return findings.every((f) => f.ok) ? 0 : 1;
     }
+    case '--version':
+    case '-V':
+    case 'version':
+      terminal.stdout.write(`${describeVersion()}\n`);
+      return 0;
     case undefined:
     case 'help':
     case '--help':
@@ -284,6 +300,37 @@ function seconds(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new EngramError('USAGE', `--timeout takes a number of seconds, not ${JSON.stringify(value)}`);
   return n * 1000;
+}
+
+/**
+ * `engram uninstall --purge`: says what it will remove, asks (or takes `--yes`; without a terminal
+ * to ask on it removes nothing), stops the worker so nothing writes behind it, then removes.
+ */
+async function purge(ctx: EngineCommandContext, yes: boolean): Promise<number> {
+  const { paths, terminal, env } = ctx;
+  const plan = planPurge(paths, env ?? process.env);
+  terminal.stdout.write(describePurge(plan));
+  if (plan.remove.length === 0) return 0;
+  if (!yes) {
+    if (!process.stdin.isTTY) {
+      terminal.stderr.write('nothing removed: confirm with `engram uninstall --purge --yes`\n');
+      return 1;
+    }
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question('Remove these? [y/N] ').finally(() => rl.close());
+    if (!/^y(es)?$/i.test(answer.trim())) {
+      terminal.stdout.write('nothing removed\n');
+      return 1;
+    }
+  }
+  if (await liveWorker(paths)) {
+    const stopped = await stopWorker(ctx, 15_000);
+    if (stopped !== 0) throw new EngramError('WORKER_UNREACHABLE', 'the worker did not stop, so nothing was removed; run `engram worker stop` and try again');
+  }
+  executePurge(paths, plan);
+  terminal.stdout.write(`removed ${plan.remove.length} path(s)\n`);
+  return 0;
 }
 
 async function waitFor(test: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
