@@ -472,7 +472,7 @@ describe('the plugin layout', () => {
         hooks: [
           {
             type: 'command',
-            command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hooks/${spec.file}"`,
+            command: `node "\${CLAUDE_PLUGIN_ROOT}/plugin/hooks/${spec.file}"`,
             timeout: spec.timeoutSeconds,
             ...(spec.async ? { async: true } : {}),
           },

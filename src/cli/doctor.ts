@@ -7,7 +7,9 @@ import { describeError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
-import { findDoubleRecording } from './double-recording.js';
+import { describeVersion } from '../version.js';
+import { activeEngramPlugins, findDoubleRecording } from './double-recording.js';
+import { pluginRuntimes } from './plugin-runtimes.js';
 import { isInstalled } from './install.js';
 import { runEngineCommand } from './run-engine-command.js';
 
@@ -23,8 +25,9 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   const findings: DoctorFinding[] = [];
   const say = (ok: boolean, text: string) => findings.push({ ok, text });
 
+  say(true, describeVersion());
   const pong = await pingWorker(ctx.paths);
-  if (pong) say(true, `the worker is running (pid ${pong.pid}, since ${pong.startedAt}, log head ${pong.head})`);
+  if (pong) say(true, `the worker is running (pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}, since ${pong.startedAt}, log head ${pong.head})`);
   else say(true, 'no worker is running; the next hook starts one (or run `engram worker --detach`)');
 
   let facts: DoctorFacts | undefined;
@@ -81,7 +84,10 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   }
 
   const installed = await isInstalled(ctx.settingsPath).catch(() => false);
-  if (installed === true) say(true, `hooks are installed in ${ctx.settingsPath}`);
+  const plugins = await activeEngramPlugins({ claudeDir: ctx.paths.claude });
+  for (const finding of pluginRuntimes(ctx.paths, ctx.env ?? process.env, plugins)) say(finding.ok, finding.text);
+  if (installed === false && plugins.length > 0) say(true, `engram's plugin is enabled in Claude Code (${plugins.join(', ')})`);
+  else if (installed === true) say(true, `hooks are installed in ${ctx.settingsPath}`);
   else if (installed === 'partial') say(false, `only some of engram's hooks are in ${ctx.settingsPath}; run \`engram install\``);
   else say(false, `engram's hooks are not in ${ctx.settingsPath}; run \`engram install\` (or install the plugin)`);
   const doubleRecording = await findDoubleRecording({ claudeDir: ctx.paths.claude, settingsPath: ctx.settingsPath });

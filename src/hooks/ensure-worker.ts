@@ -1,10 +1,12 @@
-import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { BUILD_ID } from '../build-id.js';
 import { isOlderBuild } from '../compare-builds.js';
 import type { EngramPaths } from '../paths.js';
+import { cliBesideHooks, prepareRuntimeBesideHooks } from '../plugin/plugin-layout.js';
+import { runtimeDir } from '../plugin/runtime-dir.js';
+import { readRuntimeStatus, runtimeCli } from '../plugin/runtime-status.js';
 import { requestHandOver } from '../workers/hand-over.js';
-import { liveWorker, type WorkerRecord } from '../workers/live-worker.js';
+import { liveWorker, processRunning, type WorkerRecord } from '../workers/live-worker.js';
 
 /** A start lock older than this belongs to a starter that died; the next hook may take it. */
 const START_LOCK_STALE_MS = 15_000;
@@ -12,7 +14,11 @@ const START_LOCK_STALE_MS = 15_000;
 export interface EnsureWorkerOptions {
   /** Default BUILD_ID, this build's. */
   build?: string;
-  /** The CLI that runs the worker. Default dist/src/cli/main.js, found from the hook bundle in dist/hooks. */
+  /**
+   * The CLI that runs the worker. Default dist/src/cli/main.js, found from the hook bundle in
+   * dist/hooks; for the plugin's hooks, which have none beside them, the runtime prepared for
+   * their build (prepare-runtime.ts), whose preparation starts in the background when missing.
+   */
   cliPath?: string;
 }
 
@@ -35,11 +41,7 @@ export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv, o
   // the first look and taking the lock, and a second would only wait on the log and leave.
   const running = await liveWorker(paths);
   if (current(running, build)) {
-    try {
-      unlinkSync(paths.startLock);
-    } catch {
-      // gone already
-    }
+    releaseStartLock(paths.startLock);
     return;
   }
   // An older worker that does not agree within a second is wedged (or was not older after all):
@@ -48,9 +50,39 @@ export async function ensureWorker(paths: EngramPaths, env: NodeJS.ProcessEnv, o
   if (running && !(await requestHandOver(paths, build, 1000))) return;
   // Loaded only here: most hook runs find the worker up and never pay for child_process.
   const { spawn } = await import('node:child_process');
-  const cli = options.cliPath ?? fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  let cli = options.cliPath ?? cliBesideHooks();
+  if (options.cliPath === undefined && !existsSync(cli)) {
+    // The plugin's hooks: the worker runs from the runtime engram prepares for this build.
+    cli = runtimeCli(runtimeDir(paths, env), build);
+    if (!existsSync(cli)) {
+      startPreparing(paths, env, build, spawn);
+      // The bootstrap has a lock of its own and starts the worker when it is done.
+      releaseStartLock(paths.startLock);
+      return;
+    }
+  }
   const args = running ? [cli, 'worker', '--after', String(running.pid)] : [cli, 'worker'];
   spawn(process.execPath, args, { detached: true, stdio: 'ignore', env }).unref();
+}
+
+/** A failed preparation is tried again by a later hook, not by every one. */
+const PREPARE_RETRY_MS = 10 * 60_000;
+
+function startPreparing(paths: EngramPaths, env: NodeJS.ProcessEnv, build: string, spawn: typeof import('node:child_process').spawn): void {
+  const status = readRuntimeStatus(runtimeDir(paths, env), build);
+  if (status?.state === 'failed' && Date.now() - Date.parse(status.since) < PREPARE_RETRY_MS) return;
+  if (status?.state === 'preparing' && status.pid !== undefined && processRunning(status.pid)) return;
+  const script = prepareRuntimeBesideHooks();
+  if (!existsSync(script)) return;
+  spawn(process.execPath, [script], { detached: true, stdio: 'ignore', env }).unref();
+}
+
+function releaseStartLock(lockPath: string): void {
+  try {
+    unlinkSync(lockPath);
+  } catch {
+    // gone already
+  }
 }
 
 function current(worker: WorkerRecord | undefined, build: string): boolean {

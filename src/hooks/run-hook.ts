@@ -1,5 +1,6 @@
 import { fstatSync, mkdirSync, readSync, writeSync } from 'node:fs';
 import { appendRotated, HOOKS_LOG_ROTATION } from '../append-rotated.js';
+import { BUILD_ID } from '../build-id.js';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
 import { describeIssues } from '../events/describe-issues.js';
@@ -8,6 +9,8 @@ import { newEventId, wallMicros } from '../events/event-id.js';
 import { HookInputRejected } from '../events/hook-events.js';
 import { resolvePaths, type EngramPaths } from '../paths.js';
 import { ensureWorker } from './ensure-worker.js';
+import { runsAsPlugin } from '../plugin/plugin-layout.js';
+import { settingsHooksPresent } from '../plugin/settings-hooks-present.js';
 import { payloadOutline } from '../redaction/payload-outline.js';
 import { redactDeepNoLonger } from '../redaction/redact-capped.js';
 import { redactDeep, redactText } from '../redaction/redact.js';
@@ -52,6 +55,8 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
   let paths: EngramPaths | undefined;
   try {
     paths = resolvePaths(env);
+    // The plugin's hooks beside `engram install`'s hooks: those record, these stand down.
+    if (runsAsPlugin() && settingsHooksPresent(paths.claude)) return;
     const raw = await readStdin();
     const event = buildEvent(spec, raw, env);
     writeSpoolFile(paths, event.envelope);
@@ -130,6 +135,7 @@ function buildEvent(
     session,
     project,
     data: body.data,
+    producer: BUILD_ID,
   };
   return problem ? { envelope, problem } : { envelope };
 }

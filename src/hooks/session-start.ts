@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
+import { BUILD_ID } from '../build-id.js';
 import { SessionStarted } from '../events/hook-events.js';
+import { runsAsPlugin } from '../plugin/plugin-layout.js';
+import { runtimeNotice } from '../plugin/runtime-notice.js';
 import { runHook } from './run-hook.js';
 import { sessionSummary } from './session-summary.js';
 
@@ -15,7 +18,9 @@ void runHook({
     },
   }),
   // Every source, compaction included: after a compaction the summary is gone from the context.
-  context: (paths, { session, project }) => sessionSummary(paths, session, project),
+  // The plugin's hooks say first when their worker is still being prepared.
+  context: (paths, { session, project }, env) =>
+    [runsAsPlugin() ? runtimeNotice(paths, env, BUILD_ID) : '', sessionSummary(paths, session, project)].filter(Boolean).join('\n\n'),
 });
 
 // Claude Code has sent the model both as a string and as {id, display_name}.
