@@ -1,7 +1,7 @@
 // Runs after tsc. Stamps this build's id into the tsc output, then bundles each hook into
 // dist/hooks (see bundle-hooks.mjs).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { bundleHooks, hooks } from './bundle-hooks.mjs';
+import { bundleHooks } from './bundle-hooks.mjs';
 
 // One id for the whole build (src/build-id.ts says why and what it is made of): the worker, the
 // CLI and every hook compare it to see who is newer.
@@ -11,10 +11,6 @@ writeFileSync('dist/src/build-id.js', `export const BUILD_ID = ${JSON.stringify(
 rmSync('dist/src/build-id.js.map', { force: true });
 
 rmSync('dist/hooks', { recursive: true, force: true });
-await bundleHooks({
-  entryPoints: Object.fromEntries(hooks.map((name) => [name, `src/hooks/${name}.ts`])),
-  outdir: 'dist/hooks',
-  buildId,
-});
+await bundleHooks({ dir: 'dist/hooks', buildId });
 
 console.log(`build ${buildId}`);

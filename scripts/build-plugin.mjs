@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { bundleHooks, hooks } from './bundle-hooks.mjs';
+import { bundleHooks, bundleScript } from './bundle-hooks.mjs';
 
 // From wherever it is run (the bundles test runs it with its output elsewhere).
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -20,12 +20,6 @@ const buildId = `${version}+0`;
 
 rmSync(join(out, 'hooks'), { recursive: true, force: true });
 rmSync(join(out, 'prepare-runtime.cjs'), { force: true });
-await bundleHooks({
-  entryPoints: {
-    ...Object.fromEntries(hooks.map((name) => [`hooks/${name}`, join(root, 'src', 'hooks', `${name}.ts`)])),
-    'prepare-runtime': join(root, 'src', 'plugin', 'prepare-runtime.ts'),
-  },
-  outdir: out,
-  buildId,
-});
+await bundleHooks({ dir: join(out, 'hooks'), buildId });
+await bundleScript({ input: join(root, 'src', 'plugin', 'prepare-runtime.ts'), outfile: join(out, 'prepare-runtime.cjs'), buildId });
 console.log(`plugin build ${buildId} in ${out}`);

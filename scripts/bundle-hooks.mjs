@@ -1,7 +1,13 @@
 // Bundles each hook into one self-contained file: a hook process pays for every module it loads,
 // so it loads exactly one, with zod/mini and the redactor inlined. CommonJS, not ESM: Node's
-// CommonJS loader starts a file measurably faster than its ESM loader. Used by build-hooks.mjs
-// (dist/hooks, for `engram install`) and build-plugin.mjs (plugin/, for the plugin marketplace).
+// CommonJS loader starts a file measurably faster than its ESM loader. The bundle is
+// `<name>.code.cjs`; the hook's command runs `<name>.cjs`, a small entry
+// (src/hooks/hook-entry.ts) that runs the bundle through V8's code cache (src/hooks/run-hook-code.ts
+// says why). Used by build-hooks.mjs (dist/hooks, for `engram install`) and build-plugin.mjs
+// (plugin/, for the plugin marketplace).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 export const hooks = [
@@ -9,13 +15,11 @@ export const hooks = [
   'pre-compact', 'stop', 'subagent-stop', 'session-end',
 ];
 
-/** `entryPoints`: source file → output name (without .cjs) under `outdir`. */
-export async function bundleHooks({ entryPoints, outdir, buildId }) {
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function common(buildId) {
   const stamped = `export const BUILD_ID = ${JSON.stringify(buildId)};\n`;
-  await build({
-    entryPoints: Object.entries(entryPoints).map(([out, input]) => ({ in: input, out })),
-    outdir,
-    outExtension: { '.js': '.cjs' },
+  return {
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -34,5 +38,36 @@ export async function bundleHooks({ entryPoints, outdir, buildId }) {
         },
       },
     ],
+  };
+}
+
+/** Each hook of `names` as `<dir>/<name>.code.cjs` and its entry `<dir>/<name>.cjs`. */
+export async function bundleHooks({ dir, buildId, names = hooks }) {
+  await build({
+    ...common(buildId),
+    entryPoints: names.map((name) => ({ in: join(root, 'src', 'hooks', `${name}.ts`), out: `${name}.code` })),
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    // import() of a built-in becomes require(): the bundle runs in a vm.Script (run-hook-code.ts),
+    // which has no loader for a real dynamic import.
+    supported: { 'dynamic-import': false },
   });
+  const entry = await build({
+    entryPoints: [join(root, 'src', 'hooks', 'hook-entry.ts')],
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  for (const name of names) writeFileSync(join(dir, `${name}.cjs`), entry.outputFiles[0].contents);
+}
+
+/** One script run by Node directly (not through the code cache), bundled as the hooks are. */
+export async function bundleScript({ input, outfile, buildId }) {
+  mkdirSync(dirname(outfile), { recursive: true });
+  await build({ ...common(buildId), entryPoints: [input], outfile });
 }

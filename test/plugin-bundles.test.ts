@@ -16,12 +16,12 @@ function files(dir: string): string[] {
 }
 
 describe('the plugin bundles committed in plugin/', () => {
-  it('are exactly what `npm run build:plugin` makes of the sources: a hook per hookTable entry and the runtime bootstrap', async () => {
+  it('are exactly what `npm run build:plugin` makes of the sources: each hook of hookTable (its entry and its bundle) and the runtime bootstrap', async () => {
     const built = await runProcess([join(repoRoot, 'scripts', 'build-plugin.mjs'), '--out', out], process.env);
     expect(built.code, built.stderr).toBe(0);
     const committed = join(repoRoot, 'plugin');
     expect(files(committed)).toEqual(files(out));
-    expect(files(out)).toEqual(['prepare-runtime.cjs', ...hookTable.map((spec) => `hooks/${spec.file}`).sort()].sort());
+    expect(files(out)).toEqual(['prepare-runtime.cjs', ...hookTable.flatMap((spec) => [`hooks/${spec.file}`, `hooks/${spec.file.replace(/\.cjs$/, '.code.cjs')}`])].sort());
     for (const file of files(out)) {
       // Stale when it differs: run `npm run build:plugin` and commit plugin/.
       expect(readFileSync(join(committed, file)).equals(readFileSync(join(out, file))), `plugin/${file} is stale: run npm run build:plugin`).toBe(true);
@@ -30,7 +30,7 @@ describe('the plugin bundles committed in plugin/', () => {
 
   it('carry the package version with build time 0, and the manifests name the same version', () => {
     const { version } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-    expect(readFileSync(join(repoRoot, 'plugin', 'hooks', 'session-start.cjs'), 'utf8')).toContain(JSON.stringify(`${version}+0`));
+    expect(readFileSync(join(repoRoot, 'plugin', 'hooks', 'session-start.code.cjs'), 'utf8')).toContain(JSON.stringify(`${version}+0`));
     const marketplace = JSON.parse(readFileSync(join(repoRoot, '.claude-plugin', 'marketplace.json'), 'utf8')) as { name: string; owner: { name: string }; plugins: Array<{ name: string; source: string; version: string }> };
     expect(marketplace.owner.name).toBeTruthy();
     expect(marketplace.plugins).toEqual([expect.objectContaining({ name: 'engram', source: './', version })]);
