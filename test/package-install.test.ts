@@ -194,8 +194,9 @@ describe('installed with npm from the packed tarball', () => {
     const nextTarball = `engram-${nextVersion}.tgz`;
     spawnSync('tar', ['czf', join(prefix, nextTarball), '-C', next, 'package']);
     writeInstallManifest(nextPkg, nextTarball);
-    // Over the running install: the worker N keeps running from files npm replaces under it.
-    npm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], prefix);
+    // Over the running install: the worker N keeps running from files npm replaces under it
+    // (`npm install` changes only what the lockfile changed: engram).
+    npm(['install', '--no-audit', '--no-fund', '--loglevel=error'], prefix);
     expect((await engram(['--version'], h.env)).stdout).toBe(`engram ${nextVersion} (build ${nextBuild})\n`);
     expect((await engram(['install'], h.env)).stdout).toContain('unchanged');
 
