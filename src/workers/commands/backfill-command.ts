@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { backfillId } from '../../backfill/backfill-id.js';
+import { renderBackfillReport } from '../../backfill/backfill-tally.js';
+import { runBackfill } from '../../backfill/run-backfill.js';
+import { EngramError } from '../../errors.js';
+import { DistillSkipped } from '../../events/distill-events.js';
+import type { Envelope } from '../../events/envelope.js';
+import { sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
+import { liveSessionKey, type LiveSession } from '../../projections/live-sessions.js';
+import { defineCommand } from './command.js';
+
+/**
+ * `engram backfill [--since DATE] [--project PATH] [--dry-run] [--no-distill]`: Claude Code's past
+ * sessions, from its transcripts and history.jsonl, into the log as the events its hooks would
+ * have written (see src/backfill/). It ingests the spool first, so a session the hooks captured
+ * live is known as such. The projections then take the sessions in, and the distiller, unless
+ * `--no-distill` marks them done. Exit 1 when a file could not be read (the rest was).
+ */
+export const backfillCommand = defineCommand({
+  name: 'backfill',
+  access: 'write',
+  args: z.object({
+    since: z.string().optional(),
+    project: z.string().min(1).optional(),
+    dryRun: z.boolean().default(false),
+    distill: z.boolean().default(true),
+  }),
+  async run(engine, args, output) {
+    const since = args.since === undefined ? undefined : new Date(args.since);
+    if (since !== undefined && Number.isNaN(since.getTime())) throw new EngramError('USAGE', `--since takes a date or an ISO time, not ${JSON.stringify(args.since)}`);
+    await engine.ingest();
+    await engine.runner.catchUp();
+    const live = engine.runner.rowsOf('live-sessions');
+    const tally = await runBackfill(
+      { claudeDir: engine.paths.claude, now: engine.clock.now(), since, project: args.project, dryRun: args.dryRun, progress: output.progress },
+      {
+        async append(events) {
+          for (const event of events) engine.catalog.read(event);
+          return (await engine.log.append(events)).appended.map((event) => event.id);
+        },
+        has: (ids) => engine.log.has(ids),
+        liveSince: async (session) => ((await live.get(liveSessionKey(session))) as LiveSession | undefined)?.firstAt,
+      },
+    );
+    let distillLine: string;
+    if (args.dryRun) distillLine = '';
+    else {
+      await engine.runner.catchUp();
+      const rows = engine.runner.rowsOf('distill');
+      const waiting: Array<{ session: DistillSession }> = [];
+      for (const id of tally.sessions) {
+        const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
+        if (session && session.lastSeq > session.handledSeq) waiting.push({ session });
+      }
+      if (args.distill) {
+        distillLine = `  distiller: ${waiting.length} sessions wait for it; the worker takes them oldest first (\`engram worker --drain\` runs it now)\n`;
+      } else {
+        // Marked done as the distiller marks a trivial session: recorded, so a rebuild agrees.
+        const skipped: Envelope[] = waiting.map(({ session }) => ({
+          id: backfillId('no-distill', session.session, session.lastSeq),
+          type: DistillSkipped.type,
+          schemaVersion: DistillSkipped.schemaVersion,
+          ts: engine.clock.now().toISOString(),
+          session: session.session,
+          project: session.project,
+          data: { upToSeq: session.lastSeq, reason: 'backfilled with --no-distill' },
+        }));
+        await engine.record(skipped);
+        distillLine = `  distiller: ${waiting.length} backfilled sessions marked not to distill (--no-distill)\n`;
+      }
+    }
+    await output.out(renderBackfillReport(tally, { dryRun: args.dryRun, claudeDir: engine.paths.claude }) + distillLine);
+    return tally.unreadable.length > 0 ? 1 : 0;
+  },
+});
