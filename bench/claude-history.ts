@@ -35,7 +35,7 @@ export interface ExpectedSession {
   compactions: number;
   /** Subagent transcript files. */
   subagents: number;
-  /** The time of its first and last line (ms). */
+  /** The time of its first line and of its last (its subagent's, when that ends later), ms. */
   firstAt: number;
   lastAt: number;
 }
@@ -161,6 +161,7 @@ export function generateClaudeDir(claudeDir: string, options: ClaudeDirOptions =
       writeFileSync(join(subDir, 'agent-a1b2c3d4.jsonl'), `${lines.splice(0).join('\n')}\n`);
       lines.push(...mainLines);
       expected.subagents++;
+      expected.lastAt = at;
     }
     const body = Buffer.concat(lines.map((l, k) => Buffer.concat([typeof l === 'string' ? Buffer.from(l) : l, Buffer.from(k < lines.length - 1 || n !== 0 ? '\n' : '')])));
     // Session 0's file ends in a line cut short, as when Claude Code was still writing it.

@@ -12,7 +12,7 @@ export interface SessionRecords extends TranscriptFile {
 }
 
 export interface ClaudeRecords {
-  /** Oldest first (by modification time), so the log receives the past in about the order it happened. */
+  /** Oldest first (by their first line's time), so the log receives the past in about the order it happened. */
   sessions: SessionRecords[];
   history: { path: string; rel: string; bytes: number; mtimeMs: number } | undefined;
   /** Directories and files that could not be listed or read, and why. */
@@ -62,7 +62,7 @@ export async function listClaudeRecords(claudeDir: string, options: { slug?: str
       });
     }
   }
-  records.sessions.sort((a, b) => a.mtimeMs - b.mtimeMs || (a.rel < b.rel ? -1 : 1));
+  records.sessions.sort((a, b) => a.firstAt - b.firstAt || (a.rel < b.rel ? -1 : 1));
   const historyPath = join(claudeDir, 'history.jsonl');
   if (existsSync(historyPath)) {
     const info = await statFile(historyPath, 'history.jsonl', records);

@@ -5,8 +5,9 @@ import { runBackfill } from '../../backfill/run-backfill.js';
 import { EngramError } from '../../errors.js';
 import { DistillSkipped } from '../../events/distill-events.js';
 import type { Envelope } from '../../events/envelope.js';
-import { sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
+import { PENDING, sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
 import { liveSessionKey, type LiveSession } from '../../projections/live-sessions.js';
+import type { Engine } from '../engine/engine.js';
 import { defineCommand } from './command.js';
 
 /**
@@ -42,21 +43,17 @@ export const backfillCommand = defineCommand({
         liveSince: async (session) => ((await live.get(liveSessionKey(session))) as LiveSession | undefined)?.firstAt,
       },
     );
-    let distillLine: string;
-    if (args.dryRun) distillLine = '';
-    else {
+    let distillLine = '';
+    if (!args.dryRun) {
       await engine.runner.catchUp();
-      const rows = engine.runner.rowsOf('distill');
-      const waiting: Array<{ session: DistillSession }> = [];
-      for (const id of tally.sessions) {
-        const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
-        if (session && session.lastSeq > session.handledSeq) waiting.push({ session });
-      }
+      const waiting = await backfilledWaiting(engine);
       if (args.distill) {
-        distillLine = `  distiller: ${waiting.length} sessions wait for it; the worker takes them oldest first (\`engram worker --drain\` runs it now)\n`;
+        distillLine = `  distiller: ${waiting.length} backfilled sessions wait for it; the worker takes them oldest first (\`engram worker --drain\` runs it now)\n`;
       } else {
-        // Marked done as the distiller marks a trivial session: recorded, so a rebuild agrees.
-        const skipped: Envelope[] = waiting.map(({ session }) => ({
+        // Marked done as the distiller marks a trivial session: recorded, so a rebuild agrees. Every
+        // backfilled session that waits, not only this run's: a run killed before this point left its
+        // sessions waiting, and the run that completes it reads their files no more.
+        const skipped: Envelope[] = waiting.map((session) => ({
           id: backfillId('no-distill', session.session, session.lastSeq),
           type: DistillSkipped.type,
           schemaVersion: DistillSkipped.schemaVersion,
@@ -73,3 +70,17 @@ export const backfillCommand = defineCommand({
     return tally.unreadable.length > 0 ? 1 : 0;
   },
 });
+
+/** Sessions waiting for the distiller that the hooks never saw live: the backfilled ones, by session id. */
+async function backfilledWaiting(engine: Engine): Promise<DistillSession[]> {
+  const rows = engine.runner.rowsOf('distill');
+  const live = engine.runner.rowsOf('live-sessions');
+  const waiting: DistillSession[] = [];
+  for await (const [key] of rows.entries(PENDING)) {
+    const id = key.slice(PENDING.length);
+    if ((await live.get(liveSessionKey(id))) !== undefined) continue;
+    const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
+    if (session && session.lastSeq > session.handledSeq) waiting.push(session);
+  }
+  return waiting;
+}

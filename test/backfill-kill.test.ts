@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { generateClaudeDir, writeBigTranscript } from '../bench/claude-history.js';
+import { projectSlug } from '../src/paths.js';
+import { cliPath, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
+
+const newHome = useTempHomes();
+const NOW = '2026-12-01T10:00:00.000Z';
+const PROJECT = '/home/dev/src/payments-api';
+
+function claudeDirFor(home: TempHome): void {
+  generateClaudeDir(home.paths.claude, { sessions: 12 });
+  const dir = join(home.paths.claude, 'projects', projectSlug(PROJECT));
+  mkdirSync(dir, { recursive: true });
+  writeBigTranscript(join(dir, 'b16b16b1-0000-4000-8000-000000000000.jsonl'), 12, { project: PROJECT });
+  // The same records in both homes, modification times included (RecordBackfilled keeps them).
+  const at = new Date('2026-11-30T00:00:00.000Z');
+  for (const file of readdirSync(home.paths.claude, { recursive: true, encoding: 'utf8' })) utimesSync(join(home.paths.claude, file), at, at);
+}
+
+/** Bytes LevelDB has written to the log so far (its write-ahead files and tables). */
+function logBytes(home: TempHome): number {
+  try {
+    return readdirSync(home.paths.log).filter((name) => /\.(log|ldb)$/.test(name)).reduce((sum, name) => sum + statSync(join(home.paths.log, name)).size, 0);
+  } catch {
+    return 0;
+  }
+}
+
+it('killed with SIGKILL halfway and run again, backfill leaves the log a single run leaves: no gap, no duplicate', async () => {
+  const reference = newHome({ ENGRAM_NOW: NOW });
+  claudeDirFor(reference);
+  const once = await runCli(['backfill', '--no-distill'], reference.env);
+  expect(once.code).toBe(0);
+  const whole = await runCli(['log', 'dump'], reference.env);
+  const fullBytes = logBytes(reference);
+
+  const home = newHome({ ENGRAM_NOW: NOW });
+  claudeDirFor(home);
+  const child = spawn(process.execPath, [cliPath, 'backfill', '--no-distill'], { env: home.env, stdio: 'ignore' });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  // Killed once about a third of what a whole run writes is in the log: in the middle of the big transcript.
+  const poll = setInterval(() => {
+    if (logBytes(home) > fullBytes / 3) child.kill('SIGKILL');
+  }, 5);
+  const signal = await exited;
+  clearInterval(poll);
+  expect(signal).toBe('SIGKILL');
+  const cut = (await runCli(['log', 'dump'], home.env)).stdout.split('\n').filter(Boolean);
+  const all = whole.stdout.split('\n').filter(Boolean);
+  expect(cut.length).toBeGreaterThan(0);
+  expect(cut.length).toBeLessThan(all.length);
+
+  const again = await runCli(['backfill', '--no-distill'], home.env);
+  expect(again.code).toBe(0);
+  // Same events, same ids, same seqs, in the same order: byte for byte the log of one whole run
+  // (but for where each home's records are).
+  const resumed = (await runCli(['log', 'dump'], home.env)).stdout;
+  expect(resumed.replaceAll(home.root, '<root>')).toBe(whole.stdout.replaceAll(reference.root, '<root>'));
+}, 120_000);
