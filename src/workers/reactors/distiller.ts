@@ -66,10 +66,16 @@ export function distillerReactor(deps: DistillerDeps, options: DistillerOptions 
     async react(ctx): Promise<Envelope[]> {
       const rows = ctx.runner.rowsOf('distill');
       const pending = options.only !== undefined ? [options.only] : await waiting(rows.entries(PENDING));
+      const sessions: DistillSession[] = [];
       for (const id of pending) {
-        if (ctx.signal.aborted) break;
         const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
-        if (!session) continue;
+        if (session) sessions.push(session);
+      }
+      // Oldest first: a backlog (a backfill of months) is learned in the order it happened, so a
+      // later session corroborates an earlier one, as it would have live.
+      sessions.sort((a, b) => (a.lastAt < b.lastAt ? -1 : a.lastAt > b.lastAt ? 1 : a.session < b.session ? -1 : 1));
+      for (const session of sessions) {
+        if (ctx.signal.aborted) break;
         const now = ctx.clock.now().getTime();
         if (options.only === undefined) {
           if (session.lastSeq <= session.handledSeq) continue;
@@ -107,7 +113,7 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
     const answer = traceEpisode(session, session.lastAt.slice(0, 10));
     await ctx.record([
       envelope('DistillRequested', `${key}:requested`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', ...inputs, promptHash: '' }),
-      envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'] }),
+      envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'], ...learned(session) }),
     ]);
     return;
   }
@@ -120,11 +126,16 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
   const parsed: ParsedAnswer = outcome.ok ? deps.parse(outcome.stdout) : outcome;
   const raw = outcome.ok ? deps.redact(outcome.stdout).slice(0, RAW_CAP) : undefined;
   if (parsed.ok) {
-    await ctx.record([envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20) })]);
+    await ctx.record([envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20), ...learned(session) })]);
   } else {
     const final = how.force || attempt >= how.attempts;
     await ctx.record([envelope('DistillFailed', `${key}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
   }
+}
+
+/** When the session's activity happened, which dates what it taught (DistillCompleted.learnedAt). */
+function learned(session: DistillSession): { learnedAt?: string } {
+  return session.lastAt === '' ? {} : { learnedAt: new Date(session.lastAt).toISOString() };
 }
 
 async function waiting(entries: AsyncIterable<[string, unknown]>): Promise<string[]> {
