@@ -173,3 +173,38 @@ describe('engram backfill', () => {
     expect(readdirSync(join(home.paths.views, 'sessions')).length).toBeGreaterThan(0);
   }, 90_000);
 });
+
+describe('backfilled sessions through the pipeline', () => {
+  it('are distilled oldest first, their memories dated by the sessions, and the maintenance tick ages them by those dates', async () => {
+    const home = newHome({
+      ENGRAM_NOW: NOW,
+      ENGRAM_DISTILLER: '',
+      ENGRAM_LLM_CMD: `node ${join(import.meta.dirname, '..', 'fixtures', 'fake-llm', 'fake-llm.mjs')}`,
+    });
+    const generated = generateClaudeDir(home.paths.claude, { sessions: 4 });
+    expect((await runCli(['backfill'], home.env)).code).toBe(0);
+    const drained = await runCli(['worker', '--drain'], home.env);
+    expect(drained.code, drained.stderr).toBe(0);
+    const events = await dumpLog(home.env);
+    const requested = events.filter((event) => event.type === 'DistillRequested').map((event) => event.session);
+    const completed = events.filter((event) => event.type === 'DistillCompleted');
+    // Every non-trivial session, in the order they happened.
+    const lastAt = (session: string) => generated.sessions.get(session)?.lastAt ?? 0;
+    expect(requested.length).toBeGreaterThanOrEqual(4);
+    expect([...requested].sort((a, b) => lastAt(a) - lastAt(b))).toEqual(requested);
+    for (const event of completed) {
+      const session = generated.sessions.get(event.session);
+      if (session) expect(Date.parse(event.data.learnedAt)).toBeLessThanOrEqual(session.lastAt);
+    }
+    // A June session's episode is dated June, so December's tick finds it long decayed and archives it
+    // (an episode the fake LLM worded like another's may be superseded as a near-duplicate instead).
+    const maintained = await runCli(['maintain'], home.env);
+    expect(maintained.code, maintained.stderr).toBe(0);
+    const archived = (await dumpLog(home.env)).filter((event) => event.type === 'MemoryArchived').map((event) => event.data.memoryId as string);
+    const session = [...generated.sessions.keys()].find((id) => archived.includes(`episode:${id}`));
+    expect(session, JSON.stringify(archived)).toBeDefined();
+    const archive = join(home.paths.claude, 'projects', projectSlug(generated.sessions.get(session!)!.project), 'memory', '_archive');
+    const episode = readdirSync(archive).map((file) => readFileSync(join(archive, file), 'utf8')).find((text) => text.includes(`episode:${session}`));
+    expect(episode).toContain(`created: ${new Date(generated.sessions.get(session!)!.lastAt).toISOString().slice(0, 10)}`);
+  }, 120_000);
+});
