@@ -35,7 +35,15 @@ describe('engram backfill', () => {
     const home = newHome({ ENGRAM_NOW: NOW });
     const generated = generateClaudeDir(home.paths.claude);
 
+    const dry = await runCli(['backfill', '--dry-run'], home.env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^dry run, nothing appended: /);
+    const derived = /events: (\d+) derived, \1 would be new, 0 already in the log/.exec(dry.stdout)?.[1];
+    expect(derived, dry.stdout).toBeDefined();
+
     const first = await runCli(['backfill', '--no-distill'], home.env);
+    // Everything the dry run found new still was: it appended nothing.
+    expect(first.stdout).toContain(`events: ${derived} derived, ${derived} appended, 0 already in the log`);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const events = await dumpLog(home.env);
@@ -97,21 +105,15 @@ describe('engram backfill', () => {
     expect((await dumpLog(home.env)).length).toBe(events.length);
   }, 60_000);
 
-  it('--dry-run appends nothing; --project and --since narrow what is read', async () => {
+  it('--project and --since narrow what is read; a bad --since is a usage error', async () => {
     const home = newHome({ ENGRAM_NOW: NOW });
-    const generated = generateClaudeDir(home.paths.claude);
-    const dry = await runCli(['backfill', '--dry-run'], home.env);
-    expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^dry run, nothing appended: /);
-    expect(dry.stdout).toMatch(/events: (\d+) derived, \1 would be new/);
-    expect(await dumpLog(home.env)).toEqual([]);
-
+    const generated = generateClaudeDir(home.paths.claude, { sessions: 12 });
     const project = '/home/dev/src/ml_pipeline';
-    const since = new Date([...generated.sessions.values()].filter((s) => s.project === project)[3]!.firstAt).toISOString();
+    const since = new Date([...generated.sessions.values()].filter((s) => s.project === project)[1]!.firstAt).toISOString();
     const narrowed = await runCli(['backfill', '--project', project, '--since', since, '--no-distill'], home.env);
     expect(narrowed.code).toBe(0);
     const events = (await dumpLog(home.env)).filter((event) => event.session !== '' && event.type !== 'DistillSkipped');
-    expect(events.length).toBeGreaterThan(0);
+    expect(new Set(events.map((event) => event.session)).size).toBe(2);
     expect(events.every((event) => event.project === project && event.ts >= since)).toBe(true);
 
     const bad = await runCli(['backfill', '--since', 'last tuesday'], home.env);

@@ -146,6 +146,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
         args: rest,
         options: { since: { type: 'string' }, project: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, 'no-distill': { type: 'boolean', default: false } },
       });
+      if (values.since !== undefined && Number.isNaN(new Date(values.since).getTime())) {
+        throw new EngramError('USAGE', `--since takes a date or an ISO time, not ${JSON.stringify(values.since)}`);
+      }
       return runEngineCommand('backfill', {
         since: values.since,
         project: values.project === undefined ? undefined : resolve(values.project),
