@@ -78,3 +78,4 @@ it('killed with SIGKILL halfway and run again, backfill leaves the log a single 
   // Same events, same ids, same seqs, in the same order: the log of one whole run.
   expect(await readLog(home)).toEqual(whole);
 }, 120_000);
+
