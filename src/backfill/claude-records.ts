@@ -25,15 +25,16 @@ const HEAD_BYTES = 64 * 1024;
 /**
  * Lists what Claude Code keeps under its config directory: `projects/<slug>/<session>.jsonl`,
  * `projects/<slug>/<session>/subagents/agent-*.jsonl` and `history.jsonl`. Never follows a
- * symbolic link; memory directories and anything else are left alone. `slug` limits it to one
- * project's directory (`--project`).
+ * symbolic link; memory directories and anything else are left alone. `slugPrefix` limits it to
+ * the directories of a project and of those under it (`--project`; a sibling whose name merely
+ * starts alike is told apart later by the cwd its lines name).
  */
-export async function listClaudeRecords(claudeDir: string, options: { slug?: string } = {}): Promise<ClaudeRecords> {
+export async function listClaudeRecords(claudeDir: string, options: { slugPrefix?: string } = {}): Promise<ClaudeRecords> {
   const records: ClaudeRecords = { sessions: [], history: undefined, unreadable: [] };
   const projectsDir = join(claudeDir, 'projects');
   const projectDirs = existsSync(projectsDir) ? await listDir(projectsDir, records) : [];
   for (const dir of projectDirs) {
-    if (!dir.isDirectory() || (options.slug !== undefined && dir.name !== options.slug)) continue;
+    if (!dir.isDirectory() || (options.slugPrefix !== undefined && !dir.name.startsWith(options.slugPrefix))) continue;
     const slugDir = join(projectsDir, dir.name);
     const entries = await listDir(slugDir, records);
     for (const entry of entries) {

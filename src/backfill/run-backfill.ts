@@ -55,7 +55,7 @@ export async function runBackfill(options: BackfillOptions, log: BackfillLog): P
   const dryRun = options.dryRun ?? false;
   const batchSize = options.batchSize ?? 500;
   const wanted = options.project;
-  const records = await listClaudeRecords(options.claudeDir, { slug: wanted === undefined ? undefined : projectSlug(wanted) });
+  const records = await listClaudeRecords(options.claudeDir, { slugPrefix: wanted === undefined ? undefined : projectSlug(wanted) });
   tally.unreadable.push(...records.unreadable);
   const total = records.sessions.reduce((sum, s) => sum + s.bytes + s.subagents.reduce((n, a) => n + a.bytes, 0), 0) + (records.history?.bytes ?? 0);
   let done = 0;
