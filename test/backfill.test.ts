@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateClaudeDir } from '../bench/claude-history.js';
+import { runBackfill } from '../src/backfill/run-backfill.js';
+import { LevelEventLog } from '../src/log/level-event-log.js';
 import { projectSlug } from '../src/paths.js';
 import { dumpLog, runCli, runHook, useTempHomes } from './support/temp-home.js';
 
@@ -104,6 +106,25 @@ describe('engram backfill', () => {
     expect(second.stdout).toMatch(/files read: 0 .*unchanged since an earlier run: 70/);
     expect((await dumpLog(home.env)).length).toBe(events.length);
   }, 60_000);
+
+  it('reports progress by bytes read, never backwards, up to the whole of what it lists (files of a sibling project passed over included)', async () => {
+    const home = newHome();
+    generateClaudeDir(home.paths.claude, { sessions: 8 });
+    const log = await LevelEventLog.open(join(home.root, 'log'));
+    const seen: Array<[number, number]> = [];
+    try {
+      await runBackfill({ claudeDir: home.paths.claude, now: new Date(NOW), project: '/home/dev/src/web-dashboard', dryRun: true, progress: (done, total) => seen.push([done, total]) }, {
+        append: async (events) => (await log.append(events)).appended.map((event) => event.id),
+        has: (ids) => log.has(ids),
+        liveSince: async () => undefined,
+      });
+    } finally {
+      await log.close();
+    }
+    const [, total] = seen[0]!;
+    expect(seen.every(([done, all], i) => all === total && done <= total && (i === 0 || done >= seen[i - 1]![0]))).toBe(true);
+    expect(seen.at(-1)![0]).toBe(total);
+  });
 
   it('--project and --since narrow what is read; a bad --since is a usage error', async () => {
     const home = newHome({ ENGRAM_NOW: NOW });

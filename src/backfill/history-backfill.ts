@@ -63,9 +63,9 @@ export async function backfillHistory(
   const liveFrom = new Map<string, number | undefined>();
   if (file.bytes === 0) return out;
   for await (const raw of readJsonlLines(file.path, { end: file.bytes - 1, signal: scope.signal })) {
+    scope.progress(raw.bytes);
     if (raw.kind === 'line' && raw.text.length === 0) continue;
     out.lines++;
-    scope.progress(raw.bytes);
     if (raw.kind === 'too-long') {
       skip('too long');
       continue;

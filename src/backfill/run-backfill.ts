@@ -118,7 +118,7 @@ export async function runBackfill(options: BackfillOptions, log: BackfillLog): P
     }
     tally.filesRead++;
     tally.bytesRead += file.bytes;
-    if (outcome.outOfScope) return outcome;
+    if (outcome.outOfScope) return (advance(file.bytes - outcome.bytes), outcome);
     addOutcome(tally, outcome);
     if (!dryRun) {
       await markRead(id, { source: file.source, path: file.rel, bytes: file.bytes, mtimeMs: file.mtimeMs, lines: outcome.lines, events: outcome.events, skipped: outcome.skipped, redacted: outcome.redacted }, file.mtimeMs);

@@ -36,6 +36,8 @@ export interface TranscriptOutcome {
   project: string | undefined;
   /** Not in `--project`: read no further than the line that said so. */
   outOfScope: boolean;
+  /** Bytes of the file read (all of it, unless out of scope). */
+  bytes: number;
   prompts: number;
   toolCalls: number;
   toolFailures: number;
@@ -69,7 +71,7 @@ const PASSED_OVER = new Set(['summary', 'file-history-snapshot', 'progress', 'qu
  */
 export async function backfillTranscript(file: TranscriptFile, scope: BackfillScope, emit: (event: Envelope) => Promise<void>): Promise<TranscriptOutcome> {
   const out: TranscriptOutcome = {
-    lines: 0, events: 0, skipped: {}, redacted: {}, project: file.project, outOfScope: false,
+    lines: 0, events: 0, skipped: {}, redacted: {}, project: file.project, outOfScope: false, bytes: 0,
     prompts: 0, toolCalls: 0, toolFailures: 0, compactions: 0, subagents: 0, sessions: new Set(), liveSessions: new Set(),
   };
   const skip = (reason: string) => bump(out.skipped, reason);
@@ -115,9 +117,10 @@ export async function backfillTranscript(file: TranscriptFile, scope: BackfillSc
   const lines = file.bytes > 0 ? readJsonlLines(file.path, { end, signal: scope.signal }) : emptyLines();
   for await (const raw of lines) {
     lineNo++;
+    out.bytes += raw.bytes;
+    scope.progress(raw.bytes);
     if (raw.kind === 'line' && raw.text.length === 0) continue;
     out.lines++;
-    scope.progress(raw.bytes);
     if (raw.kind === 'too-long') {
       skip('too long');
       continue;
