@@ -11,6 +11,7 @@ import { reconcileCommand } from './reconcile-command.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
+import { backfillCommand } from './backfill-command.js';
 
 /** Every command that needs the log, by name. */
 export function engineCommands(): Map<string, EngineCommand<unknown>> {
@@ -18,6 +19,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
     routesList, routesAccept, routesDecline, distillCommand, graphBackfill, graphShow, importCommand, reconcileCommand,
+    backfillCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }
