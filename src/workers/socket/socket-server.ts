@@ -5,6 +5,7 @@ import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, isEngramError } from '../../errors.js';
 import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
+import { memoryProvenance } from '../commands/memory-provenance.js';
 import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
 import type { RecalledMemory } from '../../recall/recall.js';
 import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
@@ -149,6 +150,17 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
   if (request.op === 'recall') {
     const memories = options.recall ? await options.recall(request) : [];
     await send({ t: 'recalled', memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })) });
+    return;
+  }
+  if (request.op === 'provenance') {
+    try {
+      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit });
+      await send({ t: 'provenance', provenance });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: isEngramError(err, 'USAGE') ? 2 : 1 });
+    }
     return;
   }
   const command = options.commands.get(request.name);
