@@ -56,6 +56,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram query TEXT [--project PATH] [--limit K] [--all] [--json]
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
+  engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
   engram doctor                          what is wrong, in plain words
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
@@ -174,6 +175,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'query':
       return queryCli(rest, { paths, clock, env, terminal });
+    case 'mcp':
+      // Loaded only here: no other command pays for the MCP SDK.
+      return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });

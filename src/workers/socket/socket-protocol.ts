@@ -14,7 +14,8 @@ const recalledMemorySchema = z.object({
   signals: z.array(z.string().max(300)).max(10),
 });
 
-const memoryViewSchema = z.object({
+/** A memory as `search` and `provenance` answer it (see memory-view.ts). */
+export const memoryViewSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -75,6 +76,15 @@ export const requestSchema = z.discriminatedUnion('op', [
     session: z.string().max(200),
   }),
   z.object({
+    op: z.literal('search'),
+    /** What to look for: the recall pipeline's query (its words come from the start). */
+    text: z.string().max(RECALL_TEXT_CHARS),
+    /** The directory the question is about; '' for global memories only. */
+    project: z.string().max(4096),
+    /** At most this many; default the recall cut's. */
+    limit: z.number().int().positive().max(100).optional(),
+  }),
+  z.object({
     op: z.literal('provenance'),
     /** A memory's id, file name or name (see findMemory). */
     query: z.string().min(1).max(1000),
@@ -105,6 +115,11 @@ export const responseSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('out'), text: z.string() }),
   z.object({ t: z.literal('recalled'), memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT) }),
   z.object({ t: z.literal('provenance'), provenance: memoryProvenanceSchema }),
+  z.object({
+    t: z.literal('found'),
+    hits: z.array(recalledMemorySchema.extend({ memory: memoryViewSchema.optional() })).max(100),
+    problems: z.array(z.string()),
+  }),
   z.object({ t: z.literal('err'), text: z.string() }),
   z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
   z.object({ t: z.literal('exit'), code: z.number().int() }),
