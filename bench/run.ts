@@ -24,6 +24,7 @@ import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
 import { recallHookBench, recallQueryBench } from './recall-bench.js';
+import { mcpSearchBench } from './mcp-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -40,6 +41,7 @@ try {
   benchTranscript();
   benchRecallIndex();
   await benchRecall();
+  await benchMcp();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -49,6 +51,17 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchMcp(): Promise<void> {
+  const r = await mcpSearchBench({ repo, scratch, runs: 20, size: 1_000 });
+  rows.push({
+    what: 'MCP search_memories round trip vs engram query',
+    ratio: r.mcpMs / r.queryMs,
+    target: '≤ 1.00',
+    ok: r.mcpMs <= r.queryMs && r.same === r.runs,
+    detail: `median ${r.mcpMs.toFixed(1)} ms (p95 ${r.mcpP95Ms.toFixed(1)} ms) vs ${r.queryMs.toFixed(1)} ms; 1,000 memories; same ranking in ${r.same}/${r.runs} runs, ${r.found} found something`,
+  });
+}
 
 async function benchRecall(): Promise<void> {
   for (const r of await recallHookBench({ repo, scratch, runs: 20, size: 1_000 })) {
