@@ -87,7 +87,7 @@ export function engramMcpServer(connection: WorkerConnection, options: EngramMcp
     },
     async ({ name, file, project: given, history }) => {
       if ((name === undefined) === (file === undefined)) throw new EngramError('USAGE', 'give exactly one of name or file');
-      const answers = await connection.ask({ op: 'provenance', query: name ?? basename(file!), project: project(given), limit: history ?? 50 });
+      const answers = await connection.ask({ op: 'provenance', query: name ?? (isAbsolute(file!) ? resolve(file!) : basename(file!)), project: project(given), limit: history ?? 50 });
       const found = answers.find((a) => a.t === 'provenance');
       if (!found || found.t !== 'provenance') throw new EngramError('USAGE', errorText(answers) || 'the worker gave no answer');
       const { memory, total, steps } = found.provenance;
