@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -40,11 +40,22 @@ async function seeded(): Promise<TempHome> {
   return h;
 }
 
-async function connect(h: TempHome): Promise<Client> {
+async function connect(h: TempHome): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--project', project], env: h.env as Record<string, string>, stderr: 'pipe' });
   const client = new Client({ name: 'engram-test', version: '1' });
   await client.connect(transport);
-  return client;
+  return { client, pid: transport.pid! };
+}
+
+/** The files a process holds open. */
+function openFiles(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -58,10 +69,11 @@ const call = async (client: Client, name: string, args: Record<string, unknown>)
 describe('engram mcp', () => {
   let h: TempHome;
   let client: Client;
+  let serverPid: number;
   beforeAll(async () => {
     h = await seeded();
     expect((await runCli(['worker', 'status'], h.env)).stdout).toContain('not running');
-    client = await connect(h);
+    ({ client, pid: serverPid } = await connect(h));
   }, 120_000);
   afterAll(async () => {
     await client?.close();
@@ -158,6 +170,8 @@ describe('engram mcp', () => {
     expect(new Set(calls.slice(10, 14).map((c) => c.json().memory.id)).size).toBe(4);
     expect(calls[14]!.json().sessions).toHaveLength(1);
 
+    // A client of the worker: it holds nothing of the log or the projections' state open.
+    expect(openFiles(serverPid).filter((path) => path.startsWith(h.paths.home))).toEqual([]);
     expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
     const after = await call(client, 'search_memories', { query: 'pnpm lockfile install' });
     expect(after.error, after.text).toBe(false);
