@@ -173,7 +173,7 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
   }
   if (request.op === 'provenance') {
     try {
-      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit });
+      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit ?? 500 });
       await send({ t: 'provenance', provenance });
       await send({ t: 'exit', code: 0 });
     } catch (err) {
