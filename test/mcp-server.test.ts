@@ -123,7 +123,11 @@ describe('engram mcp', () => {
     expect(timeline.sessions[0]).toMatchObject({ prompts: 1, toolCalls: 4, endedCleanly: true, trace: '1 prompt, 4 tool calls · ended · distilled pending' });
     expect((await call(client, 'timeline', { since: '2026-11-05' })).json().sessions.map((s: { session: string }) => s.session)).toEqual(['sess-new']);
     expect((await call(client, 'timeline', { until: '2026-11-05', limit: 5 })).json().sessions.map((s: { session: string }) => s.session)).toEqual(['sess-old']);
-    expect((await call(client, 'timeline', { project: '/home/dev/elsewhere' })).json().sessions).toEqual([]);
+    expect((await call(client, 'timeline', { project: '/home/dev/elsewhere' })).json()).toEqual({ sessions: [], more: false });
+    expect(timeline.more).toBe(false);
+    const newest = (await call(client, 'timeline', { limit: 1 })).json();
+    expect([newest.sessions.map((s: { session: string }) => s.session), newest.more]).toEqual([['sess-new'], true]);
+    expect((await call(client, 'timeline', { project: 'all' })).json().sessions.map((s: { session: string }) => s.session)).toEqual(['sess-new', 'sess-old']);
 
     const resources = (await client.listResources()).resources;
     const pnpm = resources.find((r) => r.name === 'Use pnpm');
