@@ -50,6 +50,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram memories list|show|pin|unpin|forget|restore
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
+  engram backfill [--since DATE] [--project PATH] [--dry-run] [--no-distill]
+                                         adopt Claude Code's past transcripts and prompt history
   engram graph ENTITY [--project PATH] [--json]
                                          an entity: its type, aliases, relations and the memories that name it
   engram graph backfill [--project PATH] [--limit N]
@@ -149,6 +151,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
         options: { now: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, network: { type: 'boolean', default: false } },
       });
       return runEngineCommand('maintain', { now: values.now, dryRun: values['dry-run'], network: values.network }, ctx);
+    }
+    case 'backfill': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { since: { type: 'string' }, project: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, 'no-distill': { type: 'boolean', default: false } },
+      });
+      if (values.since !== undefined && Number.isNaN(new Date(values.since).getTime())) {
+        throw new EngramError('USAGE', `--since takes a date or an ISO time, not ${JSON.stringify(values.since)}`);
+      }
+      return runEngineCommand('backfill', {
+        since: values.since,
+        project: values.project === undefined ? undefined : resolve(values.project),
+        dryRun: values['dry-run'],
+        distill: !values['no-distill'],
+      }, ctx);
     }
     case 'distill': {
       const { values } = parseArgs({ args: rest, options: { session: { type: 'string' } } });

@@ -4,6 +4,7 @@ import { isMemoryFileOf, materializeMemories, memoryAdopts } from './memories/ma
 import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
 import { graphProjector, materializeGraph } from './graph/graph.js';
+import { liveSessionsProjector } from './live-sessions.js';
 import { rowsOnlySink, type Projection } from './projector.js';
 import { provenanceProjector } from './provenance/provenance.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
@@ -39,6 +40,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
     { projector: provenanceProjector, sink: rowsOnlySink },
+    { projector: liveSessionsProjector, sink: rowsOnlySink },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

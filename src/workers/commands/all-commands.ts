@@ -13,6 +13,7 @@ import { timelineCommand } from './timeline-command.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
+import { backfillCommand } from './backfill-command.js';
 
 /** Every command that needs the log, by name. */
 export function engineCommands(): Map<string, EngineCommand<unknown>> {
@@ -21,6 +22,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
     routesList, routesAccept, routesDecline, distillCommand, graphBackfill, graphShow, importCommand, reconcileCommand,
     rememberCommand, timelineCommand,
+    backfillCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }
