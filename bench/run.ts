@@ -26,6 +26,7 @@ import { backfillBench } from './backfill-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './recall-bench.js';
+import { mcpSearchBench } from './mcp-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -43,6 +44,7 @@ try {
   benchBackfill();
   benchRecallIndex();
   await benchRecall();
+  await benchMcp();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -52,6 +54,17 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchMcp(): Promise<void> {
+  const r = await mcpSearchBench({ repo, scratch, runs: 20, size: 1_000 });
+  rows.push({
+    what: 'MCP search_memories round trip vs engram query',
+    ratio: r.mcpMs / r.queryMs,
+    target: '≤ 1.00',
+    ok: r.mcpMs <= r.queryMs && r.same === r.runs,
+    detail: `median ${r.mcpMs.toFixed(1)} ms (p95 ${r.mcpP95Ms.toFixed(1)} ms) vs ${r.queryMs.toFixed(1)} ms; 1,000 memories; same ranking in ${r.same}/${r.runs} runs, ${r.found} found something`,
+  });
+}
 
 async function benchRecall(): Promise<void> {
   const vectors = await recallHookVectorsBench({ repo, scratch, runs: 30 });

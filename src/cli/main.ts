@@ -22,14 +22,17 @@ import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
 import { refuseDoubleRecording } from './refuse-double-recording.js';
 import { describePurge, executePurge, planPurge } from './purge.js';
+import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
 import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
 
-  engram install [--settings PATH]       add engram's hooks to Claude Code's settings.json
-  engram uninstall [--settings PATH]     remove exactly engram's hooks; ENGRAM_HOME and memory files stay
+  engram install [--settings PATH] [--claude-json PATH]
+                                         add engram's hooks to Claude Code's settings.json and its MCP server at user scope
+  engram uninstall [--settings PATH] [--claude-json PATH]
+                                         remove exactly engram's hooks and MCP server; ENGRAM_HOME and memory files stay
   engram uninstall --purge [--yes]       also remove engram's own data (ENGRAM_HOME), after asking
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
@@ -62,6 +65,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram query TEXT [--project PATH] [--limit K] [--all] [--json]
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
+  engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
   engram doctor                          what is wrong, in plain words
   engram --version                       this engram's version and build
 
@@ -80,7 +84,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     case 'uninstall': {
       const { values } = parseArgs({
         args: rest,
-        options: { settings: { type: 'string' }, purge: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false } },
+        options: {
+          settings: { type: 'string' },
+          'claude-json': { type: 'string' },
+          purge: { type: 'boolean', default: false },
+          yes: { type: 'boolean', default: false },
+        },
       });
       if (command === 'install' && (values.purge || values.yes)) throw new EngramError('USAGE', '--purge and --yes go with `engram uninstall`');
       const settingsPath = values.settings ?? defaultSettingsPath(env);
@@ -92,6 +101,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       const summary = Object.entries(report.events).map(([event, change]) => `  ${event.padEnd(20)} ${change}`).join('\n');
       terminal.stdout.write(`${report.changed ? 'updated' : 'unchanged'}: ${report.settingsPath}\n${summary}\n`);
       if (report.backupPath) terminal.stdout.write(`backup: ${report.backupPath}\n`);
+      // The MCP server, at user scope beside the hooks.
+      const claudeJsonPath = values['claude-json'] ?? defaultClaudeJsonPath(env);
+      const mcp = command === 'install'
+        ? await installMcpServer({ claudeJsonPath, cliPath: fileURLToPath(import.meta.url), now: clock.now() })
+        : await uninstallMcpServer({ claudeJsonPath, now: clock.now() });
+      terminal.stdout.write(`MCP server ${MCP_SERVER_NAME}: ${mcp.change} in ${mcp.path}\n`);
+      if (mcp.backupPath) terminal.stdout.write(`backup: ${mcp.backupPath}\n`);
       if (report.missingScripts.length > 0) {
         terminal.stderr.write(`warning: the hooks are not built yet (${report.missingScripts[0]} is missing): run \`npm run build\`\n`);
       }
@@ -202,6 +218,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'query':
       return queryCli(rest, { paths, clock, env, terminal });
+    case 'mcp':
+      // Loaded only here: no other command pays for the MCP SDK.
+      return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });
