@@ -13,6 +13,7 @@ import { materializeRecalledInSession, recalledInSessionProjector } from './reca
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
 import { vectorsProjection, type VectorsSetup } from './vectors/vectors.js';
+import { materializeSkillSuggestions, skillSuggestionsProjector } from './skills/skill-suggestions.js';
 
 export interface ProjectionRoots {
   /** Views that are not memory files: ENGRAM_HOME/views. */
@@ -37,6 +38,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
     { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
+    { projector: skillSuggestionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSkillSuggestions, ownedDirs: ['skills'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];
