@@ -52,9 +52,9 @@ export const skillSuggestionsProjector = defineProjector<Row>({
         break;
       }
       case 'SkillMatched': {
-        for (const project of projectsOf(rows)) {
-          const row = rows.get(suggestKeyOf(project)) as SuggestRow | undefined;
-          if (!row?.memories.some((memory) => memory.memoryId === event.data.memoryId)) continue;
+        // The matcher names the directory's project in the envelope: one row to read.
+        const row = rows.get(suggestKeyOf(event.project)) as SuggestRow | undefined;
+        if (row?.memories.some((memory) => memory.memoryId === event.data.memoryId)) {
           putSuggest(rows, { ...row, matches: { ...row.matches, [event.data.memoryId]: event.data } });
         }
         break;
