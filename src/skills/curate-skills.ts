@@ -50,9 +50,3 @@ export async function curateSkills(rows: CuratorRows, now: Date, thresholds: Cur
   }
   return found.sort((a, b) => (a.project < b.project ? -1 : a.project > b.project ? 1 : a.skill.name < b.skill.name ? -1 : 1));
 }
-
-/** Whether any captured skill is known at all: without one the curator has nothing to say. */
-export async function anyCaptured(rows: CuratorRows): Promise<boolean> {
-  for await (const row of rows.skillRows()) if (row.skills.some((skill) => skill.captured)) return true;
-  return false;
-}

@@ -44,16 +44,21 @@ export interface SuggestRow {
 export const skillsKeyOf = (project: string): string => `skills:${project}`;
 export const suggestKeyOf = (project: string): string => `suggest:${project}`;
 export const usedKeyOf = (project: string, name: string): string => `used:${project}\n${name}`;
-export const captureSeenKeyOf = (project: string): string => `capture-seen:${project}`;
+/** When a SKILL.md was last seen written in each project (by its PostToolUse event): `{ [project]: ts }`, keys sorted. */
+export const CAPTURE_SEEN = 'capture-seen';
 /** `project\nmemoryId` of every eligible memory without a match for its current descriptions. */
 export const UNMATCHED = 'unmatched';
 /** Every project with a suggestion row, sorted: a change of the user's skills reaches them all. */
 export const PROJECTS = 'projects';
 /** When the curator last ran: `{ at }`. */
 export const CURATED = 'curated';
+/** How many captured skills are known, over every scope: `{ count }`, so the curator knows in one read whether it has anything to age. */
+export const CAPTURED = 'captured';
 
 export type SkillSuggestionsRow =
   | SkillsRow
   | SuggestRow
   | { readonly at: string }
+  | { readonly count: number }
+  | Readonly<Record<string, string>>
   | readonly string[];

@@ -8,7 +8,7 @@ import { skillsViewPath } from '../view-paths.js';
 import { renderSkillsView } from './render-skills-view.js';
 import { isSkillEligible, matchKey, skillsKey } from './skill-eligibility.js';
 import {
-  captureSeenKeyOf, CURATED, PROJECTS, skillsKeyOf, suggestKeyOf, UNMATCHED, usedKeyOf,
+  CAPTURE_SEEN, CAPTURED, CURATED, PROJECTS, skillsKeyOf, suggestKeyOf, UNMATCHED, usedKeyOf,
   type EligibleMemory, type OwnSkill, type SkillsRow, type SkillSuggestionsRow, type SuggestRow,
 } from './skill-rows.js';
 
@@ -107,6 +107,9 @@ function skillsRead(rows: Rows, project: string, skills: readonly OwnSkill[], at
   for (const skill of skills) firstSeen[skill.name] = before?.firstSeen[skill.name] ?? at;
   const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   rows.put(skillsKeyOf(project), { project, skills: sorted, firstSeen });
+  const captured = (list: readonly OwnSkill[] | undefined) => (list ?? []).filter((skill) => skill.captured).length;
+  const delta = captured(sorted) - captured(before?.skills);
+  if (delta !== 0) rows.put(CAPTURED, { count: (((rows.get(CAPTURED) as { count: number } | undefined)?.count ?? 0) + delta) });
   // The user's skills are matched against by every directory; a project's, by its own and no other.
   for (const other of project === '' ? projectsOf(rows) : [project]) {
     const row = rows.get(suggestKeyOf(other)) as SuggestRow | undefined;
@@ -129,7 +132,8 @@ function toolCalled(rows: Rows, event: Extract<DomainEvent, { type: 'ToolCalled'
     if (own !== undefined) rows.put(usedKeyOf(own, name), { at: event.ts });
   } else if (file && (tool === 'Write' || tool === 'Edit' || tool === 'MultiEdit')) {
     // A skill written or changed (a capture): the skill-files reactor reads the project again.
-    rows.put(captureSeenKeyOf(project), { at: event.ts });
+    const seen = { ...((rows.get(CAPTURE_SEEN) as Readonly<Record<string, string>> | undefined) ?? {}), [project]: event.ts };
+    rows.put(CAPTURE_SEEN, Object.fromEntries(Object.entries(seen).sort(([a], [b]) => (a < b ? -1 : 1))));
   }
 }
 

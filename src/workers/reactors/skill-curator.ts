@@ -5,8 +5,8 @@ import { contentHash } from '../../content-hash.js';
 import type { Envelope } from '../../events/envelope.js';
 import { SkillArchived, SkillsCurated } from '../../events/skill-events.js';
 import type { EngramPaths } from '../../paths.js';
-import { CURATED, type CuratorFinding, type SkillsRow } from '../../projections/skills/skill-rows.js';
-import { anyCaptured, curateSkills, type CuratedSkill, type CuratorRows, type CuratorThresholds } from '../../skills/curate-skills.js';
+import { CAPTURED, CURATED, type CuratorFinding, type SkillsRow } from '../../projections/skills/skill-rows.js';
+import { curateSkills, type CuratedSkill, type CuratorRows, type CuratorThresholds } from '../../skills/curate-skills.js';
 import { skillsRoot } from '../../skills/read-own-skills.js';
 import type { CommittedRows } from '../engine/projection-runner.js';
 import type { Reactor } from '../engine/reactor.js';
@@ -56,7 +56,9 @@ export function curatorRows(rows: CommittedRows): CuratorRows {
  */
 export async function curate(rows: CommittedRows, paths: Pick<EngramPaths, 'claude'>, clock: Clock, options: CuratorOptions = {}): Promise<{ events: Envelope[]; found: CuratedSkill[] }> {
   const reader = curatorRows(rows);
-  if (!(await anyCaptured(reader)) && (await rows.get(CURATED)) === undefined) return { events: [], found: [] };
+  // One row says whether there is anything to age: a home without captured skills costs a read a round.
+  const captured = ((await rows.get(CAPTURED)) as { count: number } | undefined)?.count ?? 0;
+  if (captured === 0 && (await rows.get(CURATED)) === undefined) return { events: [], found: [] };
   const now = clock.now();
   const at = now.toISOString();
   const found = await curateSkills(reader, now, options);

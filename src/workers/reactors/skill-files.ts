@@ -2,7 +2,7 @@ import { contentHash } from '../../content-hash.js';
 import type { Envelope } from '../../events/envelope.js';
 import { SkillsScanned } from '../../events/skill-events.js';
 import type { ProjectStats } from '../../projections/project-stats.js';
-import { captureSeenKeyOf, skillsKeyOf, type OwnSkill, type SkillsRow } from '../../projections/skills/skill-rows.js';
+import { CAPTURE_SEEN, skillsKeyOf, type OwnSkill, type SkillsRow } from '../../projections/skills/skill-rows.js';
 import { readOwnSkills } from '../../skills/read-own-skills.js';
 import type { Reactor, ReactorContext } from '../engine/reactor.js';
 
@@ -18,30 +18,33 @@ export interface SkillFilesOptions {
  * and records them as SkillsScanned when they differ from what the skill-suggestions projection
  * holds, so that projection stays a pure function of the log (DESIGN.md invariant 4). A project
  * is read again at once when the projection saw a SKILL.md written there (a capture, through the
- * PostToolUse event of that Write), else every `rescanMs`.
+ * PostToolUse event of that Write), and every project every `rescanMs`; a round between costs
+ * one row read.
  */
 export function skillFilesReactor(options: SkillFilesOptions = {}): Reactor {
   const rescanMs = options.rescanMs ?? 5 * 60_000;
   // Reactor instance state, not projection state: forgetting it only costs a read of the files.
-  const scanned = new Map<string, { at: number; captureSeen: string | undefined }>();
+  let sweptAt = Number.NEGATIVE_INFINITY;
+  let captures: Readonly<Record<string, string>> = {};
   return {
     name: 'skill-files',
     reads: ['stats', 'skill-suggestions'],
     async react(ctx: ReactorContext): Promise<Envelope[]> {
       const now = ctx.clock.now();
       const rows = ctx.runner.rowsOf('skill-suggestions');
-      const projects = [''];
-      for await (const [, row] of ctx.runner.rowsOf('stats').entries('project:')) projects.push((row as ProjectStats).project);
-      const seen = new Map<string, string | undefined>();
-      for (const project of projects) seen.set(project, ((await rows.get(captureSeenKeyOf(project))) as { at: string } | undefined)?.at);
-      // A skill written in any project may be a user skill: the user's scope follows every capture.
-      const anyCapture = [...seen.values()].filter((at) => at !== undefined).sort().at(-1);
+      const targets = new Set<string>();
+      // A SKILL.md written since the last round: that project and the user's scope, at once.
+      const seen = ((await rows.get(CAPTURE_SEEN)) as Readonly<Record<string, string>> | undefined) ?? {};
+      for (const [project, at] of Object.entries(seen)) if (captures[project] !== at) targets.add(project).add('');
+      captures = seen;
+      // Every rescanMs, every known project: what changed by other means (an editor, git pull).
+      if (now.getTime() - sweptAt >= rescanMs || now.getTime() < sweptAt) {
+        sweptAt = now.getTime();
+        targets.add('');
+        for await (const [, row] of ctx.runner.rowsOf('stats').entries('project:')) targets.add((row as ProjectStats).project);
+      }
       const events: Envelope[] = [];
-      for (const project of projects) {
-        const captureSeen = project === '' ? anyCapture : seen.get(project);
-        const last = scanned.get(project);
-        if (last && last.captureSeen === captureSeen && now.getTime() - last.at < rescanMs) continue;
-        scanned.set(project, { at: now.getTime(), captureSeen });
+      for (const project of [...targets].sort()) {
         const skills = readOwnSkills({ claude: ctx.paths.claude, userManifests: options.userManifests }, project);
         const before = ((await rows.get(skillsKeyOf(project))) as SkillsRow | undefined)?.skills;
         if (before !== undefined && fingerprint(before) === fingerprint(skills)) continue;
