@@ -165,6 +165,38 @@ describe('memory → skill suggestions', () => {
   });
 });
 
+describe('implemented_in written by hand', () => {
+  it('stops the suggestion like an accept, and the edited file is kept byte for byte, through a rebuild', async () => {
+    const { paths, project, open } = await setup();
+    const engine = await open();
+    try {
+      await engine.record([
+        event('SessionStarted', project, { source: 'startup' }),
+        event('MemoryProposed', project, {
+          memoryId: 'fmt', origin: 'user', scope: 'project', name: 'Format before review', description: 'lint and format before review',
+          type: 'feedback', body: 'x\n', status: 'active', confidence: 0.9,
+        }),
+      ]);
+      await engine.drain();
+      expect(view(paths, project).suggestions).toEqual([expect.objectContaining({ memoryId: 'fmt', verdict: 'update', skill: { name: 'lint-format', scope: 'user' } })]);
+      const file = join(paths.claude, projectMemoryDir(project), 'format-before-review.md');
+      // Where engram itself writes the field: a known field elsewhere would be written back in its place.
+      const edited = readFileSync(file, 'utf8').replace('  created:', '  implemented_in: lint-format\n  created:');
+      writeFileSync(file, edited);
+      // A session start has the reconciler look at the project's memory directory.
+      await engine.record([event('SessionStarted', project, { source: 'resume' })]);
+      await engine.drain();
+      expect(view(paths, project).suggestions).toEqual([]);
+      expect(readFileSync(file, 'utf8')).toBe(edited);
+      await engine.runner.rebuild();
+      expect(readFileSync(file, 'utf8')).toBe(edited);
+      expect(view(paths, project).suggestions).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('skills/memory/SKILL.md', () => {
   it('names only commands the CLI has', () => {
     const skill = readFileSync(join(import.meta.dirname, '..', 'skills', 'memory', 'SKILL.md'), 'utf8');

@@ -69,6 +69,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           contradicts: data.contradicts ?? row.contradicts,
           extra: (data.extra as MemoryRow['extra'] | undefined) ?? row.extra,
           editedHash: data.contentHash ?? row.editedHash,
+          implementedIn: data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
           // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
           modified: data.modified ?? event.ts,
         }));

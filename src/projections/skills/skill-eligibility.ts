@@ -17,7 +17,7 @@ export function isSkillEligible(row: MemoryRow): boolean {
     row.status === 'active' &&
     row.archived === undefined &&
     (row.confidence >= ELIGIBLE_CONFIDENCE || row.reinforced >= 1) &&
-    (row.implementedIn === undefined || row.implementedIn === '')
+    [row.implementedIn ?? []].flat().every((skill) => skill.trim() === '')
   );
 }
 
