@@ -38,19 +38,17 @@ const unit = z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Numbe
  */
 export function skillsFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): SkillsSetup {
   const llm = env.ENGRAM_AUDIT === '1' ? llmFromEnv(env, paths) : undefined;
-  const days = (name: string) => {
-    const value = number(env, name, positive);
-    return value === undefined ? undefined : value;
-  };
-  const every = days('ENGRAM_CURATOR_EVERY_DAYS');
+  const every = number(env, 'ENGRAM_CURATOR_EVERY_DAYS', positive);
+  const staleDays = number(env, 'ENGRAM_CURATOR_STALE_DAYS', positive);
+  const archiveDays = number(env, 'ENGRAM_CURATOR_ARCHIVE_DAYS', positive);
   return {
     matchThreshold: number(env, 'ENGRAM_SKILL_MATCH_THRESHOLD', unit) ?? SKILL_MATCH_THRESHOLD,
     userManifests: [join(env.HOME || homedir(), '.agents', '.skill-lock.json')],
     curator: {
       archive: env.ENGRAM_CURATOR_ARCHIVE === '1',
       ...(every === undefined ? {} : { everyMs: every * DAY_MS }),
-      ...(days('ENGRAM_CURATOR_STALE_DAYS') === undefined ? {} : { staleDays: days('ENGRAM_CURATOR_STALE_DAYS') }),
-      ...(days('ENGRAM_CURATOR_ARCHIVE_DAYS') === undefined ? {} : { archiveDays: days('ENGRAM_CURATOR_ARCHIVE_DAYS') }),
+      ...(staleDays === undefined ? {} : { staleDays }),
+      ...(archiveDays === undefined ? {} : { archiveDays }),
     },
     ...(llm
       ? {
