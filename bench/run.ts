@@ -22,8 +22,11 @@ import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
 import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
+import { backfillBench } from './backfill-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
-import { recallHookBench, recallQueryBench } from './recall-bench.js';
+import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
+import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './recall-bench.js';
+import { mcpSearchBench } from './mcp-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -38,8 +41,10 @@ try {
   benchRedaction();
   await benchEmbed();
   benchTranscript();
+  benchBackfill();
   benchRecallIndex();
   await benchRecall();
+  await benchMcp();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -50,15 +55,29 @@ for (const row of rows) {
 }
 process.exitCode = 0;
 
+async function benchMcp(): Promise<void> {
+  const r = await mcpSearchBench({ repo, scratch, runs: 20, size: 1_000 });
+  rows.push({
+    what: 'MCP search_memories round trip vs engram query',
+    ratio: r.mcpMs / r.queryMs,
+    target: '≤ 1.00',
+    ok: r.mcpMs <= r.queryMs && r.same === r.runs,
+    detail: `median ${r.mcpMs.toFixed(1)} ms (p95 ${r.mcpP95Ms.toFixed(1)} ms) vs ${r.queryMs.toFixed(1)} ms; 1,000 memories; same ranking in ${r.same}/${r.runs} runs, ${r.found} found something`,
+  });
+}
+
 async function benchRecall(): Promise<void> {
-  for (const r of await recallHookBench({ repo, scratch, runs: 20, size: 1_000 })) {
-    const target = r.worker === 'warm' ? 1.5 : 2;
+  const vectors = await recallHookVectorsBench({ repo, scratch, runs: 30 });
+  for (const r of [vectors, ...(await recallHookBench({ repo, scratch, runs: 20, size: 1_000 }))]) {
+    const target = r.worker === 'none' ? 2 : 1.5;
+    const what = { vectors: 'warm worker, USE Lite', warm: 'warm worker, vectors off', none: 'no worker' }[r.worker];
+    const over = r.worker === 'vectors' ? 'the 404 evaluation memories and questions' : '1,000 memories';
     rows.push({
-      what: `hook user-prompt-submit, recall, ${r.worker === 'warm' ? 'warm worker' : 'no worker'}`,
+      what: `hook user-prompt-submit, recall, ${what}`,
       ratio: r.medianMs / r.baselineMs,
       target: `≤ ${target.toFixed(2)}`,
       ok: r.medianMs / r.baselineMs <= target,
-      detail: `median ${r.medianMs.toFixed(1)} ms vs node -e 0 ${r.baselineMs.toFixed(1)} ms; 1,000 memories, ${r.recalled}/${r.runs} prompts recalled something`,
+      detail: `median ${r.medianMs.toFixed(1)} ms vs node -e 0 ${r.baselineMs.toFixed(1)} ms; ${over}, ${r.recalled}/${r.runs} prompts recalled something`,
     });
   }
   const results = await recallQueryBench(scratch, [1_000, 10_000, 100_000]);
@@ -70,6 +89,22 @@ async function benchRecall(): Promise<void> {
       ok: r.p95Ms < 30,
       detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (BM25, fusion, cut; ratio to 1,000)`,
     });
+  }
+  // The same with the worker's vector signal: the query embedded by USE Lite, LanceDB searched.
+  const embedder = useLiteEmbedder();
+  try {
+    const withVectors = await recallQueryBench(join(scratch, 'with-vectors'), [1_000, 10_000, 100_000], 40, embedder);
+    for (const r of withVectors) {
+      rows.push({
+        what: `recall query + vectors, warm, ${r.size.toLocaleString('en')} memories`,
+        ratio: r.medianMs / withVectors[0]!.medianMs,
+        target: 'reported',
+        ok: true,
+        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (query embedded, LanceDB brute force, BM25, fusion, cut; ratio to 1,000)`,
+      });
+    }
+  } finally {
+    await embedder.close();
   }
 }
 
@@ -122,6 +157,19 @@ function benchTranscript(): void {
     target: 'peak RSS ≤ 200 MB',
     ok: r.captureRssMb <= 200,
     detail: `capture ${(r.captureMs / 1000).toFixed(1)} s (${(r.mb / (r.captureMs / 1000)).toFixed(0)} MB/s), peak RSS ${r.captureRssMb.toFixed(0)} MB; read ${(r.readMs / 1000).toFixed(1)} s, peak RSS ${r.readRssMb.toFixed(0)} MB`,
+  });
+}
+
+function benchBackfill(): void {
+  const r = backfillBench(scratch, 200);
+  const rate = (run: { mb: number; ms: number; events: number }) => `${(run.mb / (run.ms / 1000)).toFixed(1)} MB/s, ${Math.round(run.events / (run.ms / 1000))} events/s`;
+  const ratio = r.big.peakRssMb / r.small.peakRssMb;
+  rows.push({
+    what: `backfill: peak RSS, ${r.big.mb.toFixed(0)} MB vs ${r.small.mb.toFixed(0)} MB transcript`,
+    ratio,
+    target: '≤ 1.50 (flat)',
+    ok: ratio <= 1.5,
+    detail: `${r.big.mb.toFixed(0)} MB: ${(r.big.ms / 1000).toFixed(1)} s, ${rate(r.big)}, ${r.big.events} events, peak RSS ${r.big.peakRssMb.toFixed(0)} MB (${(r.big.ms / r.readMs).toFixed(1)}× streaming its bytes); ${r.small.mb.toFixed(0)} MB: ${rate(r.small)}, peak RSS ${r.small.peakRssMb.toFixed(0)} MB`,
   });
 }
 

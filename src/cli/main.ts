@@ -20,6 +20,7 @@ import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
+import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
 import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { skillsCli } from './skills-cli.js';
@@ -27,8 +28,10 @@ import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Termina
 
 const USAGE = `engram — long-term memory for Claude Code
 
-  engram install [--settings PATH]       add engram's hooks to Claude Code's settings.json
-  engram uninstall [--settings PATH]     remove exactly engram's hooks
+  engram install [--settings PATH] [--claude-json PATH]
+                                         add engram's hooks to Claude Code's settings.json and its MCP server at user scope
+  engram uninstall [--settings PATH] [--claude-json PATH]
+                                         remove exactly engram's hooks and MCP server
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
   engram worker --drain                  ingest, project and react until nothing is left, then exit
@@ -49,6 +52,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram memories list|show|pin|unpin|forget|restore|reinforce
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
+  engram backfill [--since DATE] [--project PATH] [--dry-run] [--no-distill]
+                                         adopt Claude Code's past transcripts and prompt history
   engram graph ENTITY [--project PATH] [--json]
                                          an entity: its type, aliases, relations and the memories that name it
   engram graph backfill [--project PATH] [--limit N]
@@ -64,6 +69,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram query TEXT [--project PATH] [--limit K] [--all] [--json]
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
+  engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
   engram doctor                          what is wrong, in plain words
 
 Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
@@ -79,7 +85,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
   switch (command) {
     case 'install':
     case 'uninstall': {
-      const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
+      const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' }, 'claude-json': { type: 'string' } } });
       const settingsPath = values.settings ?? defaultSettingsPath(env);
       const hooksDir = fileURLToPath(new URL('../../hooks/', import.meta.url));
       const report = command === 'install'
@@ -88,6 +94,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       const summary = Object.entries(report.events).map(([event, change]) => `  ${event.padEnd(20)} ${change}`).join('\n');
       terminal.stdout.write(`${report.changed ? 'updated' : 'unchanged'}: ${report.settingsPath}\n${summary}\n`);
       if (report.backupPath) terminal.stdout.write(`backup: ${report.backupPath}\n`);
+      // The MCP server, at user scope beside the hooks.
+      const claudeJsonPath = values['claude-json'] ?? defaultClaudeJsonPath(env);
+      const mcp = command === 'install'
+        ? await installMcpServer({ claudeJsonPath, cliPath: fileURLToPath(import.meta.url), now: clock.now() })
+        : await uninstallMcpServer({ claudeJsonPath, now: clock.now() });
+      terminal.stdout.write(`MCP server ${MCP_SERVER_NAME}: ${mcp.change} in ${mcp.path}\n`);
+      if (mcp.backupPath) terminal.stdout.write(`backup: ${mcp.backupPath}\n`);
       if (report.missingScripts.length > 0) {
         terminal.stderr.write(`warning: the hooks are not built yet (${report.missingScripts[0]} is missing): run \`npm run build\`\n`);
       }
@@ -147,6 +160,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       });
       return runEngineCommand('maintain', { now: values.now, dryRun: values['dry-run'], network: values.network }, ctx);
     }
+    case 'backfill': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { since: { type: 'string' }, project: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, 'no-distill': { type: 'boolean', default: false } },
+      });
+      if (values.since !== undefined && Number.isNaN(new Date(values.since).getTime())) {
+        throw new EngramError('USAGE', `--since takes a date or an ISO time, not ${JSON.stringify(values.since)}`);
+      }
+      return runEngineCommand('backfill', {
+        since: values.since,
+        project: values.project === undefined ? undefined : resolve(values.project),
+        dryRun: values['dry-run'],
+        distill: !values['no-distill'],
+      }, ctx);
+    }
     case 'distill': {
       const { values } = parseArgs({ args: rest, options: { session: { type: 'string' } } });
       if (!values.session) throw new EngramError('USAGE', 'engram distill --session ID');
@@ -184,6 +212,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       return skillsCli(rest, ctx);
     case 'query':
       return queryCli(rest, { paths, clock, env, terminal });
+    case 'mcp':
+      // Loaded only here: no other command pays for the MCP SDK.
+      return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });

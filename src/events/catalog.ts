@@ -11,6 +11,7 @@ import { distillEvents } from './distill-events.js';
 import { transcriptEvents } from './transcript-events.js';
 import { recallEvents } from './recall-events.js';
 import { skillEvents } from './skill-events.js';
+import { backfillEvents } from './backfill-events.js';
 
 type KnownDefinition =
   | (typeof hookEvents)[number]
@@ -19,7 +20,8 @@ type KnownDefinition =
   | (typeof distillEvents)[number]
   | (typeof transcriptEvents)[number]
   | (typeof recallEvents)[number]
-  | (typeof skillEvents)[number];
+  | (typeof skillEvents)[number]
+  | (typeof backfillEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -43,6 +45,7 @@ export const knownDefinitions: readonly EventDefinition[] = [
   ...transcriptEvents,
   ...recallEvents,
   ...skillEvents,
+  ...backfillEvents,
 ];
 
 /**

@@ -54,7 +54,7 @@ export function promote(state: RowReader<MemoriesRow>, event: Completed): RowCha
   if (!existing) {
     rows.apply(propose(rows, event, {
       memoryId: episodeId(event.session), origin: 'distiller', scope: 'project', name: episode.name, description: episode.description,
-      type: 'project', tier: 'episodic', body: withNewline(episode.body), status: 'active', confidence: EPISODE_CONFIDENCE,
+      type: 'project', tier: 'episodic', body: withNewline(episode.body), status: 'active', confidence: EPISODE_CONFIDENCE, created: learnedAt(event),
     }, { matchSame: false }));
     rows.apply(withGraph(rows, event, episodeId(event.session), episode.graph));
   } else if (existing.editedHash === undefined) {
@@ -72,6 +72,14 @@ export function promote(state: RowReader<MemoriesRow>, event: Completed): RowCha
   return rows.changes();
 }
 
+/**
+ * A distillation's memories are dated by when the session happened, when it says so (see
+ * DistillCompleted); an audited turn's by the audit, which follows the turn.
+ */
+function learnedAt(event: DomainEvent): string {
+  return event.type === 'DistillCompleted' ? (event.data.learnedAt ?? event.ts) : event.ts;
+}
+
 function gate(rows: Overlay, event: DomainEvent, candidate: DistillCandidate): RowChange<MemoriesRow>[] {
   const id = `distilled:${event.session}:${contentHash(`${candidate.type}\n${candidate.name}`).slice(0, 12)}`;
   if (rows.get(memoryKey(id))) return [];
@@ -84,13 +92,13 @@ function gate(rows: Overlay, event: DomainEvent, candidate: DistillCandidate): R
       const row = rows.get(memoryKey(same)) as MemoryRow;
       // A session does not corroborate itself.
       if (row.originSession === event.session) return [];
-      return update(rows, event, same, (before) => reinforce(before, event.ts));
+      return update(rows, event, same, (before) => reinforce(before, learnedAt(event)));
     }
   }
   const proposed = propose(rows, event, {
     memoryId: id, origin: 'distiller', scope: 'project', name: candidate.name, description: candidate.description, type: candidate.type,
     tier: candidate.tier, body: withNewline(candidate.body), status: 'provisional', confidence: PROVISIONAL_CONFIDENCE,
-    contradicts: candidate.contradicts,
+    contradicts: candidate.contradicts, created: learnedAt(event),
   }, { matchSame: false });
   const after = new Overlay(rows);
   after.apply(proposed);

@@ -14,11 +14,13 @@ const DETAIL_CAP = 2000;
 /**
  * The distiller as this environment configures it: `ENGRAM_DISTILLER=off` runs none; the LLM is
  * `ENGRAM_LLM_CMD` or `claude` on PATH, else there is none and episodes come from the trace;
- * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call. One LlmRunner per process, so two
+ * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call; `ENGRAM_DISTILL_PAUSE_MS` (default 0) spaces
+ * one call from the next. One LlmRunner per process, so two
  * calls never overlap.
  */
 export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { deps: DistillerDeps; options?: DistillerOptions } | undefined {
   if (env.ENGRAM_DISTILLER === 'off') return undefined;
+  const pauseMs = Number(env.ENGRAM_DISTILL_PAUSE_MS);
   return {
     deps: {
       capture: async (path) => {
@@ -35,6 +37,7 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
       },
       redact: (text) => redactCapped(text, 64_000),
     },
+    ...(Number.isFinite(pauseMs) && pauseMs > 0 ? { options: { pauseMs } } : {}),
   };
 }
 

@@ -5,6 +5,8 @@ import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, isEngramError } from '../../errors.js';
 import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
+import { memoryProvenance } from '../commands/memory-provenance.js';
+import type { SearchHit } from '../commands/search-memories.js';
 import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
 import type { RecalledMemory } from '../../recall/recall.js';
 import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
@@ -23,6 +25,8 @@ export interface SocketServerOptions {
   requestTimeoutMs?: number;
   /** Answers a `recall` request (the prompt hook's): the memories to put in its context. Default: none, an empty answer. */
   recall?(request: Extract<Request, { op: 'recall' }>): Promise<RecalledMemory[]>;
+  /** Answers a `search` request (the MCP server's): ranked memories with their rows. Default: none, an error. */
+  search?(request: Extract<Request, { op: 'search' }>): Promise<{ hits: SearchHit[]; problems: string[] }>;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
   onActivity(): void;
   /** `why` is for the worker's log. */
@@ -151,6 +155,33 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     await send({ t: 'recalled', memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })) });
     return;
   }
+  if (request.op === 'search') {
+    if (!options.search) {
+      await send({ t: 'err', text: 'this worker does not search\n' });
+      await send({ t: 'exit', code: 1 });
+      return;
+    }
+    try {
+      const found = await options.search(request);
+      await send({ t: 'found', hits: found.hits, problems: found.problems });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: 1 });
+    }
+    return;
+  }
+  if (request.op === 'provenance') {
+    try {
+      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit ?? 500 });
+      await send({ t: 'provenance', provenance });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: isEngramError(err, 'USAGE') ? 2 : 1 });
+    }
+    return;
+  }
   const command = options.commands.get(request.name);
   if (!command) {
     await send({ t: 'err', text: `unknown command ${request.name}\n` });
@@ -161,6 +192,9 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     out: (text) => send({ t: 'out', text }),
     err: (text) => void send({ t: 'err', text }).catch(() => undefined),
     progress: (done, total) => {
+      // A command that reports progress is work under way: a long one (a backfill of months, a
+      // rebuild) must not find the worker stopping for idleness under it.
+      options.onActivity();
       if (request.tty) void send({ t: 'progress', done, total }).catch(() => undefined);
     },
   };
