@@ -10,6 +10,7 @@ import { memoryEvents } from './memory-events.js';
 import { distillEvents } from './distill-events.js';
 import { transcriptEvents } from './transcript-events.js';
 import { recallEvents } from './recall-events.js';
+import { skillEvents } from './skill-events.js';
 import { backfillEvents } from './backfill-events.js';
 
 type KnownDefinition =
@@ -19,6 +20,7 @@ type KnownDefinition =
   | (typeof distillEvents)[number]
   | (typeof transcriptEvents)[number]
   | (typeof recallEvents)[number]
+  | (typeof skillEvents)[number]
   | (typeof backfillEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
@@ -42,6 +44,7 @@ export const knownDefinitions: readonly EventDefinition[] = [
   ...distillEvents,
   ...transcriptEvents,
   ...recallEvents,
+  ...skillEvents,
   ...backfillEvents,
 ];
 

@@ -20,7 +20,7 @@ void runHook({
   // Every source, compaction included: after a compaction the summary is gone from the context.
   // The plugin's hooks say first when their worker is still being prepared.
   context: (paths, { session, project }, env) =>
-    [runsAsPlugin() ? runtimeNotice(paths, env, BUILD_ID) : '', sessionSummary(paths, session, project)].filter(Boolean).join('\n\n'),
+    [runsAsPlugin() ? runtimeNotice(paths, env, BUILD_ID) : '', sessionSummary(paths, session, project, env)].filter(Boolean).join('\n\n'),
 });
 
 // Claude Code has sent the model both as a string and as {id, display_name}.

@@ -15,6 +15,7 @@ import { materializeRecalledInSession, recalledInSessionProjector } from './reca
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
 import { vectorsProjection, type VectorsSetup } from './vectors/vectors.js';
+import { materializeSkillSuggestions, skillSuggestionsProjector } from './skills/skill-suggestions.js';
 
 export interface ProjectionRoots {
   /** Views that are not memory files: ENGRAM_HOME/views. */
@@ -41,6 +42,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
     { projector: provenanceProjector, sink: rowsOnlySink },
     { projector: liveSessionsProjector, sink: rowsOnlySink },
+    { projector: skillSuggestionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSkillSuggestions, ownedDirs: ['skills'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

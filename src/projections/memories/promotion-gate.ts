@@ -1,4 +1,5 @@
-import type { EventOf } from '../../events/catalog.js';
+import type { DomainEvent, EventOf } from '../../events/catalog.js';
+import type { TurnAuditCompleted } from '../../events/skill-events.js';
 import type { RecordedCandidate as DistillCandidate, DistillCompleted, MemoryGraph } from '../../events/distill-events.js';
 import type { RouteAccepted, RouteDeclined } from '../../events/distill-events.js';
 import { contentHash } from '../../content-hash.js';
@@ -71,12 +72,15 @@ export function promote(state: RowReader<MemoriesRow>, event: Completed): RowCha
   return rows.changes();
 }
 
-/** A distillation's memories are dated by when the session happened, when it says so (see DistillCompleted). */
-function learnedAt(event: Completed): string {
-  return event.data.learnedAt ?? event.ts;
+/**
+ * A distillation's memories are dated by when the session happened, when it says so (see
+ * DistillCompleted); an audited turn's by the audit, which follows the turn.
+ */
+function learnedAt(event: DomainEvent): string {
+  return event.type === 'DistillCompleted' ? (event.data.learnedAt ?? event.ts) : event.ts;
 }
 
-function gate(rows: Overlay, event: Completed, candidate: DistillCandidate): RowChange<MemoriesRow>[] {
+function gate(rows: Overlay, event: DomainEvent, candidate: DistillCandidate): RowChange<MemoriesRow>[] {
   const id = `distilled:${event.session}:${contentHash(`${candidate.type}\n${candidate.name}`).slice(0, 12)}`;
   if (rows.get(memoryKey(id))) return [];
   const dir = rows.get(dirKey(projectMemoryDir(event.project))) as DirRow | undefined;
@@ -112,6 +116,19 @@ function proposeRoute(rows: Overlay, event: Completed, candidate: DistillCandida
   return [rowChange<MemoriesRow>(routeKey(routeId), route as unknown as MemoriesRow), ...countRoutes(rows, event.project, event.ts, +1)];
 }
 
+/**
+ * The post-turn audit's facts, through the same gate as a distilled candidate: one that says
+ * what an earlier session's memory says reinforces it, any other is a new provisional memory.
+ * Only memories: a fact routed elsewhere is dropped, and nothing here touches a skill.
+ */
+export function promoteAuditedFacts(state: RowReader<MemoriesRow>, event: EventOf<typeof TurnAuditCompleted>): RowChange<MemoriesRow>[] {
+  const rows = new Overlay(state);
+  for (const fact of event.data.facts) {
+    if ((fact.destination ?? 'memory') === 'memory') rows.apply(gate(rows, event, fact));
+  }
+  return rows.changes();
+}
+
 /** A route's answer: accepted (written by the CLI, recorded here) or declined. Only a proposed route changes. */
 export function answerRoute(
   state: RowReader<MemoriesRow>,
@@ -130,7 +147,7 @@ function countRoutes(rows: RowReader<MemoriesRow>, project: string, at: string, 
   return [rowChange<MemoriesRow>(dirKey(dir), { ...row, pendingRoutes: pendingRoutes === 0 ? undefined : pendingRoutes })];
 }
 
-function withGraph(rows: Overlay, event: Completed, id: string, graph: MemoryGraph | undefined): RowChange<MemoriesRow>[] {
+function withGraph(rows: Overlay, event: DomainEvent, id: string, graph: MemoryGraph | undefined): RowChange<MemoriesRow>[] {
   if (!graph || (graph.entities.length === 0 && graph.relations.length === 0)) return [];
   return update(rows, event, id, (row) => ({ ...row, graph }));
 }

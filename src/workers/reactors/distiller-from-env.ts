@@ -20,11 +20,7 @@ const DETAIL_CAP = 2000;
  */
 export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { deps: DistillerDeps; options?: DistillerOptions } | undefined {
   if (env.ENGRAM_DISTILLER === 'off') return undefined;
-  const timeout = Number(env.ENGRAM_LLM_TIMEOUT_MS);
   const pauseMs = Number(env.ENGRAM_DISTILL_PAUSE_MS);
-  const runner = llmAvailable(env)
-    ? new LlmRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) })
-    : undefined;
   return {
     deps: {
       capture: async (path) => {
@@ -32,14 +28,7 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
         const captured = await captureTranscript(path);
         return { excerpt: captured.excerpt, notes: captured.notes };
       },
-      llm: runner && {
-        run: async (prompt, signal) => {
-          const result = await runner.run(prompt, { signal });
-          if (result.ok) return { ok: true, stdout: result.stdout };
-          const detail = `${result.command}: ${result.reason}${result.exitCode === null ? '' : ` (exit ${result.exitCode})`}${result.stderr ? `: ${result.stderr}` : ''}`;
-          return { ok: false, reason: result.reason, detail: redactCapped(detail, DETAIL_CAP) };
-        },
-      },
+      llm: llmFromEnv(env, paths),
       prompt: (inputs) => buildDistillPrompt({ transcript: inputs.excerpt, trace: inputs.trace, index: inputs.index }),
       parse: (stdout) => {
         const parsed = parseDistillAnswer(stdout);
@@ -49,5 +38,24 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
       redact: (text) => redactCapped(text, 64_000),
     },
     ...(Number.isFinite(pauseMs) && pauseMs > 0 ? { options: { pauseMs } } : {}),
+  };
+}
+
+/**
+ * The LLM as this environment configures it (`ENGRAM_LLM_CMD`, else `claude` on PATH, else
+ * none), bounded by `ENGRAM_LLM_TIMEOUT_MS` (default 120000): the distiller's, and the post-turn
+ * audit's. Its failures come back redacted, never thrown.
+ */
+export function llmFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): DistillerDeps['llm'] {
+  if (!llmAvailable(env)) return undefined;
+  const timeout = Number(env.ENGRAM_LLM_TIMEOUT_MS);
+  const runner = new LlmRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) });
+  return {
+    run: async (prompt, signal) => {
+      const result = await runner.run(prompt, { signal });
+      if (result.ok) return { ok: true, stdout: result.stdout };
+      const detail = `${result.command}: ${result.reason}${result.exitCode === null ? '' : ` (exit ${result.exitCode})`}${result.stderr ? `: ${result.stderr}` : ''}`;
+      return { ok: false, reason: result.reason, detail: redactCapped(detail, DETAIL_CAP) };
+    },
   };
 }
