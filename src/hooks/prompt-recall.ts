@@ -1,9 +1,9 @@
-import { MemoriesRecalled } from '../events/recall-events.js';
+import { MAX_LEFT_OUT, MemoriesRecalled } from '../events/recall-events.js';
 import type { Envelope } from '../events/envelope.js';
 import type { EngramPaths } from '../paths.js';
 import { alreadyRecalled } from '../recall/already-recalled.js';
 import { canRecall, queryWords } from '../recall/query-words.js';
-import { formatRecalled, recall, type RecalledMemory } from '../recall/recall.js';
+import { formatRecalled, recall, type RecallResult } from '../recall/recall.js';
 import { closeRecallIndexes, openRecallIndexes } from '../recall/recall-indexes.js';
 import { askWorkerRecall } from './ask-worker-recall.js';
 import { writeSpoolFile } from './write-spool-file.js';
@@ -32,19 +32,26 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: No
   const budget = Number.isFinite(wait) && wait >= 0 ? wait : RECALL_WAIT_MS;
   const request = { text: text.slice(0, RECALL_TEXT_CHARS), project: prompt.project, session: prompt.session };
   let via: 'worker' | 'fallback' = 'worker';
-  let memories: RecalledMemory[] | undefined = budget > 0 ? await askWorkerRecall(paths, request, budget) : undefined;
-  if (memories === undefined) {
+  let answer: Pick<RecallResult, 'memories' | 'leftOut'> | undefined = budget > 0 ? await askWorkerRecall(paths, request, budget) : undefined;
+  if (answer === undefined) {
     via = 'fallback';
     const indexes = openRecallIndexes(paths, prompt.project);
     try {
-      const result = await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
-      memories = result.memories;
+      answer = await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
     } finally {
       closeRecallIndexes(indexes);
     }
   }
+  const { memories, leftOut } = answer;
   if (memories.length === 0) return '';
-  const data = { memoryIds: memories.map((memory) => memory.id), promptHash: fnv1a(text), via };
+  // Why each was recalled and what the cut left out, for the viewer's recall traces.
+  const data = {
+    memoryIds: memories.map((memory) => memory.id),
+    promptHash: fnv1a(text),
+    via,
+    signals: memories.map((memory) => [...memory.signals]),
+    leftOut: leftOut.slice(0, MAX_LEFT_OUT).map(({ id, score, signals, why }) => ({ id, score, signals: [...signals], why })),
+  };
   // Checked here as ingest will check it: a record the log would refuse must not go unsaid.
   if (!MemoriesRecalled.data.safeParse(data).success) throw new Error(`recall returned memories the log cannot record: ${memories.length} ids`);
   if (prompt.session !== '') {

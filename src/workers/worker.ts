@@ -150,7 +150,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     recall: async (request) => {
       const result = await recaller.ask({ text: request.text, project: request.project, now: options.clock.now(), exclude: alreadyRecalled(paths, request.session) });
       for (const problem of result.problems) log(`recall left a signal out: ${problem}`);
-      return result.memories;
+      return result;
     },
     commands: engineCommands(),
     startedAt,

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
-import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
+import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
 
 /** Most characters of a prompt a recall request carries: the query's words come from its start (MAX_QUERY_WORDS). */
 export const RECALL_TEXT_CHARS = 8000;
@@ -12,6 +12,13 @@ const recalledMemorySchema = z.object({
   description: z.string().max(4000),
   score: z.number(),
   signals: z.array(z.string().max(300)).max(10),
+});
+
+const leftOutSchema = z.object({
+  id: z.string().max(200),
+  score: z.number(),
+  signals: z.array(z.string().max(300)).max(10),
+  why: z.enum(['below-cut', 'past-limit', 'already-recalled']),
 });
 
 /**
@@ -56,7 +63,12 @@ export const responseSchema = z.discriminatedUnion('t', [
     build: z.string().max(100).optional(),
   }),
   z.object({ t: z.literal('out'), text: z.string() }),
-  z.object({ t: z.literal('recalled'), memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT) }),
+  z.object({
+    t: z.literal('recalled'),
+    memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT),
+    /** The best candidates the cut left out (recall.ts LeftOutMemory); absent from older workers. */
+    leftOut: z.array(leftOutSchema).max(MAX_LEFT_OUT).optional(),
+  }),
   z.object({ t: z.literal('err'), text: z.string() }),
   z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
   z.object({ t: z.literal('exit'), code: z.number().int() }),

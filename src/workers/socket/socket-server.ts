@@ -5,8 +5,8 @@ import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, isEngramError } from '../../errors.js';
 import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
-import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
-import type { RecalledMemory } from '../../recall/recall.js';
+import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
+import type { RecallResult } from '../../recall/recall.js';
 import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface SocketServerOptions {
@@ -22,7 +22,7 @@ export interface SocketServerOptions {
    */
   requestTimeoutMs?: number;
   /** Answers a `recall` request (the prompt hook's): the memories to put in its context. Default: none, an empty answer. */
-  recall?(request: Extract<Request, { op: 'recall' }>): Promise<RecalledMemory[]>;
+  recall?(request: Extract<Request, { op: 'recall' }>): Promise<Pick<RecallResult, 'memories' | 'leftOut'>>;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
   onActivity(): void;
   /** `why` is for the worker's log. */
@@ -147,8 +147,12 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     return;
   }
   if (request.op === 'recall') {
-    const memories = options.recall ? await options.recall(request) : [];
-    await send({ t: 'recalled', memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })) });
+    const { memories, leftOut } = options.recall ? await options.recall(request) : { memories: [], leftOut: [] };
+    await send({
+      t: 'recalled',
+      memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })),
+      leftOut: leftOut.slice(0, MAX_LEFT_OUT).map(({ id, score, signals, why }) => ({ id, score, signals: [...signals], why })),
+    });
     return;
   }
   const command = options.commands.get(request.name);
