@@ -12,6 +12,7 @@ import { engineCommands } from './commands/all-commands.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
+import { startViewer, type Viewer } from '../viewer/viewer-server.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -120,6 +121,8 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
 
   let server: SocketServer | undefined;
   let recaller: Recaller | undefined;
+  // Started by the first `engram ui`, kept until the worker stops.
+  let viewer: Promise<Viewer> | undefined;
   const stop = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -129,7 +132,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     watcher?.close();
     // Requests being answered finish (or are cut off after the grace period) while the round
     // that is running completes; neither may be left using the log once it closes.
-    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running]);
+    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running, viewer?.then((v) => v.close(), () => undefined)]);
     // A reactor's slow run (an LLM call) is cut short, and done again by the next worker.
     engine.reactors.abort();
     await engine.settle();
@@ -153,6 +156,12 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
       return result;
     },
     commands: engineCommands(),
+    ui: async (request) => {
+      if (stopping) throw new Error('the worker is stopping');
+      viewer ??= startViewer({ engine, port: request.port, onActivity: () => (lastActivity = Date.now()), log });
+      viewer.catch(() => (viewer = undefined));
+      return (await viewer).url;
+    },
     startedAt,
     build: BUILD_ID,
     onActivity: () => (lastActivity = Date.now()),

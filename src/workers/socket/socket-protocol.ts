@@ -50,6 +50,11 @@ export const requestSchema = z.discriminatedUnion('op', [
     /** Whether the CLI's stderr is a terminal, so progress is worth sending. */
     tty: z.boolean(),
   }),
+  z.object({
+    op: z.literal('ui'),
+    /** The viewer's port on 127.0.0.1 when it is not running yet; 0 or absent: a free one. */
+    port: z.number().int().min(0).max(65535).optional(),
+  }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 
@@ -70,6 +75,8 @@ export const responseSchema = z.discriminatedUnion('t', [
     leftOut: z.array(leftOutSchema).max(MAX_LEFT_OUT).optional(),
   }),
   z.object({ t: z.literal('err'), text: z.string() }),
+  /** The viewer's URL, token included (`engram ui`). */
+  z.object({ t: z.literal('ui'), url: z.string().max(200) }),
   z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
   z.object({ t: z.literal('exit'), code: z.number().int() }),
 ]);

@@ -23,6 +23,8 @@ export interface SocketServerOptions {
   requestTimeoutMs?: number;
   /** Answers a `recall` request (the prompt hook's): the memories to put in its context. Default: none, an empty answer. */
   recall?(request: Extract<Request, { op: 'recall' }>): Promise<Pick<RecallResult, 'memories' | 'leftOut'>>;
+  /** Starts the web viewer (or finds it running) and gives its URL (`engram ui`). Default: refused. */
+  ui?(request: Extract<Request, { op: 'ui' }>): Promise<string>;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
   onActivity(): void;
   /** `why` is for the worker's log. */
@@ -153,6 +155,21 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
       memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })),
       leftOut: leftOut.slice(0, MAX_LEFT_OUT).map(({ id, score, signals, why }) => ({ id, score, signals: [...signals], why })),
     });
+    return;
+  }
+  if (request.op === 'ui') {
+    if (!options.ui) {
+      await send({ t: 'err', text: 'this worker does not serve the viewer\n' });
+      await send({ t: 'exit', code: 1 });
+      return;
+    }
+    try {
+      await send({ t: 'ui', url: await options.ui(request) });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: 1 });
+    }
     return;
   }
   const command = options.commands.get(request.name);
