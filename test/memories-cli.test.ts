@@ -48,6 +48,8 @@ describe('engram memories', () => {
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toContain('- [Money in cents](_archive/money-in-cents.md) — archived 2026-11-10: forgotten: we moved to decimals');
     expect((await runCli(['memories', 'restore', 'money-in-cents', '--project', project], env)).code).toBe(0);
     expect(existsSync(join(dir, 'money-in-cents.md'))).toBe(true);
+    const history = await runCli(['memories', 'show', 'money-in-cents', '--history', '--project', project], env);
+    expect(history.stdout).toMatch(/# history[^]*created\s+MemoryProposed by user[^]*forgotten\s+MemoryForgotten: we moved to decimals\n[^]*restored\s+MemoryRestored\n$/);
     const unknown = await runCli(['memories', 'pin', 'nothing like it', '--project', project], env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no memory is called "nothing like it"');

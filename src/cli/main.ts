@@ -57,6 +57,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram query TEXT [--project PATH] [--limit K] [--all] [--json]
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
+  engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
   engram ui [--port N] [--open]          the local web viewer (127.0.0.1, a token per start): timeline, memories, recall, as of any seq
   engram doctor                          what is wrong, in plain words
 
@@ -176,6 +177,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'query':
       return queryCli(rest, { paths, clock, env, terminal });
+    case 'mcp':
+      // Loaded only here: no other command pays for the MCP SDK.
+      return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
     case 'ui':
       return uiCli(rest, ctx, () => worker(['--detach'], env, { ...ctx, terminal: { stdout: terminal.stderr, stderr: terminal.stderr } }));
     case 'doctor': {

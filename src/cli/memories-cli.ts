@@ -4,7 +4,7 @@ import { EngramError } from '../errors.js';
 import { runEngineCommand, type EngineCommandContext } from './run-engine-command.js';
 
 export const MEMORIES_USAGE = `engram memories list [--project PATH] [--all] [--json]
-engram memories show NAME [--project PATH]
+engram memories show NAME [--history] [--project PATH]
 engram memories pin|unpin|restore NAME [--project PATH]
 engram memories forget NAME [--reason TEXT] [--project PATH]`;
 
@@ -21,6 +21,7 @@ export async function memoriesCli(args: string[], ctx: EngineCommandContext): Pr
       all: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       reason: { type: 'string' },
+      history: { type: 'boolean', default: false },
     },
   });
   const [sub, ...names] = positionals;
@@ -30,5 +31,5 @@ export async function memoriesCli(args: string[], ctx: EngineCommandContext): Pr
   if (!['show', 'pin', 'unpin', 'forget', 'restore'].includes(sub ?? '') || query === '') {
     throw new EngramError('USAGE', MEMORIES_USAGE);
   }
-  return runEngineCommand(`memories.${sub}`, { query, project, ...(values.reason ? { reason: values.reason } : {}) }, ctx);
+  return runEngineCommand(`memories.${sub}`, { query, project, ...(values.reason ? { reason: values.reason } : {}), ...(values.history && sub === 'show' ? { history: true } : {}) }, ctx);
 }

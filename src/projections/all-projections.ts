@@ -5,6 +5,7 @@ import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
 import { graphProjector, materializeGraph } from './graph/graph.js';
 import { rowsOnlySink, type Projection } from './projector.js';
+import { provenanceProjector } from './provenance/provenance.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
 import { isStatsFile } from './stats-render.js';
@@ -37,6 +38,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
     { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
+    { projector: provenanceProjector, sink: rowsOnlySink },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

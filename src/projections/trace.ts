@@ -91,6 +91,6 @@ function renderTrace(project: string, records: readonly SessionRecord[]): string
 }
 
 /** Distilled as far as its latest activity: a session resumed since waits again. */
-function isDistilled(record: SessionRecord): boolean {
+export function isDistilled(record: SessionRecord): boolean {
   return (record.distilledThrough ?? 0) >= record.lastSeq;
 }

@@ -9,6 +9,7 @@ import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
 import { alreadyRecalled } from '../recall/already-recalled.js';
 import { Recaller } from '../recall/recaller.js';
 import { engineCommands } from './commands/all-commands.js';
+import { searchMemories } from './commands/search-memories.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
@@ -154,6 +155,11 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
       const result = await recaller.ask({ text: request.text, project: request.project, now: options.clock.now(), exclude: alreadyRecalled(paths, request.session) });
       for (const problem of result.problems) log(`recall left a signal out: ${problem}`);
       return result;
+    },
+    search: async (request) => {
+      const found = await searchMemories(engine, recaller!, request);
+      for (const problem of found.problems) log(`search left a signal out: ${problem}`);
+      return found;
     },
     commands: engineCommands(),
     ui: async (request) => {

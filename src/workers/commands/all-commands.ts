@@ -8,6 +8,8 @@ import { graphShow } from './graph-show-command.js';
 import { routesAccept, routesDecline, routesList } from './route-commands.js';
 import { importCommand } from './import-command.js';
 import { reconcileCommand } from './reconcile-command.js';
+import { rememberCommand } from './remember-command.js';
+import { timelineCommand } from './timeline-command.js';
 import { migratePlan } from './migrate-plan.js';
 import { logDump, logStats } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
@@ -18,6 +20,7 @@ export function engineCommands(): Map<string, EngineCommand<unknown>> {
     logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
     routesList, routesAccept, routesDecline, distillCommand, graphBackfill, graphShow, importCommand, reconcileCommand,
+    rememberCommand, timelineCommand,
   ] as EngineCommand<unknown>[];
   return new Map(commands.map((command) => [command.name, command]));
 }

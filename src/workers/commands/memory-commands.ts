@@ -8,6 +8,7 @@ import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import type { Engine } from '../engine/engine.js';
 import { defineCommand } from './command.js';
 import { findMemory, listMemories } from './memory-lookup.js';
+import { memoryProvenance } from './memory-provenance.js';
 
 const scope = { project: z.string().optional(), all: z.boolean().default(false) };
 
@@ -44,14 +45,19 @@ export const memoriesList = defineCommand({
   },
 });
 
-/** `engram memories show NAME`: the memory as its file shows it, and where that file is. */
+/** `engram memories show NAME [--history]`: the memory as its file shows it, where that file is, and with `--history` every event that made or changed it. */
 export const memoriesShow = defineCommand({
   name: 'memories.show',
   access: 'read',
-  args: z.object({ query: z.string().min(1), project: z.string().optional() }),
+  args: z.object({ query: z.string().min(1), project: z.string().optional(), history: z.boolean().default(false) }),
   async run(engine, args, output) {
     const memory = await findMemory(engine, args.query, args.project);
     await output.out(`# ${locate(engine, memory)}\n${renderMemoryFile(memoryFileContent(memory))}`);
+    if (args.history) {
+      const { steps } = await memoryProvenance(engine, memory, { events: false });
+      const lines = steps.map((s) => `${String(s.seq).padStart(8)}  ${s.ts}  ${s.action.padEnd(12)} ${s.type}${s.by ? ` by ${s.by}` : ''}${s.session ? ` in session ${s.session}` : ''}${s.detail ? `: ${s.detail}` : ''}`);
+      await output.out(`\n# history (seq, time, what, event)\n${lines.join('\n')}\n`);
+    }
     return 0;
   },
 });

@@ -14,6 +14,45 @@ const recalledMemorySchema = z.object({
   signals: z.array(z.string().max(300)).max(10),
 });
 
+/** A memory as `search` and `provenance` answer it (see memory-view.ts). */
+export const memoryViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  type: z.string(),
+  tier: z.string().optional(),
+  status: z.string(),
+  strength: z.number(),
+  confidence: z.number(),
+  reinforced: z.number(),
+  pinned: z.boolean(),
+  project: z.string(),
+  file: z.string(),
+  created: z.string(),
+  modified: z.string(),
+  origin: z.string(),
+  originSession: z.string().optional(),
+  archived: z.object({ at: z.string(), reason: z.string() }).optional(),
+  supersededBy: z.string().optional(),
+  body: z.string(),
+});
+
+/** What the `provenance` op answers (see memory-provenance.ts). */
+export const memoryProvenanceSchema = z.object({
+  memory: memoryViewSchema,
+  total: z.number().int(),
+  steps: z.array(z.object({
+    seq: z.number().int(),
+    type: z.string(),
+    ts: z.string(),
+    session: z.string(),
+    action: z.string(),
+    by: z.string().optional(),
+    detail: z.string().optional(),
+    event: z.object({ id: z.string(), type: z.string(), schemaVersion: z.number().int(), ts: z.string(), session: z.string(), project: z.string(), data: z.unknown() }).optional(),
+  })),
+});
+
 const leftOutSchema = z.object({
   id: z.string().max(200),
   score: z.number(),
@@ -42,6 +81,24 @@ export const requestSchema = z.discriminatedUnion('op', [
     project: z.string().max(4096),
     /** Its memories already recalled are left out; '' for none. */
     session: z.string().max(200),
+  }),
+  z.object({
+    op: z.literal('search'),
+    /** What to look for: the recall pipeline's query (its words come from the start). */
+    text: z.string().max(RECALL_TEXT_CHARS),
+    /** The directory the question is about; '' for global memories only. */
+    project: z.string().max(4096),
+    /** At most this many; default the recall cut's. */
+    limit: z.number().int().positive().max(100).optional(),
+  }),
+  z.object({
+    op: z.literal('provenance'),
+    /** A memory's id, file name or name (see findMemory). */
+    query: z.string().min(1).max(1000),
+    /** Its project, which wins when a name fits memories of several. */
+    project: z.string().max(4096).optional(),
+    /** At most this many steps, the newest. Default: all. */
+    limit: z.number().int().positive().max(100_000).optional(),
   }),
   z.object({
     op: z.literal('command'),
@@ -73,6 +130,12 @@ export const responseSchema = z.discriminatedUnion('t', [
     memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT),
     /** The best candidates the cut left out (recall.ts LeftOutMemory); absent from older workers. */
     leftOut: z.array(leftOutSchema).max(MAX_LEFT_OUT).optional(),
+  }),
+  z.object({ t: z.literal('provenance'), provenance: memoryProvenanceSchema }),
+  z.object({
+    t: z.literal('found'),
+    hits: z.array(recalledMemorySchema.extend({ memory: memoryViewSchema.optional() })).max(100),
+    problems: z.array(z.string()),
   }),
   z.object({ t: z.literal('err'), text: z.string() }),
   /** The viewer's URL, token included (`engram ui`). */

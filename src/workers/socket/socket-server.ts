@@ -5,6 +5,8 @@ import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, isEngramError } from '../../errors.js';
 import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
+import { memoryProvenance } from '../commands/memory-provenance.js';
+import type { SearchHit } from '../commands/search-memories.js';
 import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
 import type { RecallResult } from '../../recall/recall.js';
 import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
@@ -25,6 +27,8 @@ export interface SocketServerOptions {
   recall?(request: Extract<Request, { op: 'recall' }>): Promise<Pick<RecallResult, 'memories' | 'leftOut'>>;
   /** Starts the web viewer (or finds it running) and gives its URL (`engram ui`). Default: refused. */
   ui?(request: Extract<Request, { op: 'ui' }>): Promise<string>;
+  /** Answers a `search` request (the MCP server's): ranked memories with their rows. Default: none, an error. */
+  search?(request: Extract<Request, { op: 'search' }>): Promise<{ hits: SearchHit[]; problems: string[] }>;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
   onActivity(): void;
   /** `why` is for the worker's log. */
@@ -169,6 +173,28 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     } catch (err) {
       await send({ t: 'err', text: `${describeError(err)}\n` });
       await send({ t: 'exit', code: 1 });
+    }
+    return;
+  }
+  if (request.op === 'search') {
+    if (!options.search) {
+      await send({ t: 'err', text: 'this worker does not search\n' });
+      await send({ t: 'exit', code: 1 });
+      return;
+    }
+    const found = await options.search(request);
+    await send({ t: 'found', hits: found.hits, problems: found.problems });
+    await send({ t: 'exit', code: 0 });
+    return;
+  }
+  if (request.op === 'provenance') {
+    try {
+      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit });
+      await send({ t: 'provenance', provenance });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: isEngramError(err, 'USAGE') ? 2 : 1 });
     }
     return;
   }

@@ -1,0 +1,37 @@
+import type { MemoryRow } from '../../projections/memories/memory-row.js';
+import { memoryKey } from '../../projections/memories/memories.js';
+import type { RecalledMemory } from '../../recall/recall.js';
+import type { Recaller } from '../../recall/recaller.js';
+import type { Engine } from '../engine/engine.js';
+import { memoryView, type MemoryView } from './memory-view.js';
+
+export interface SearchRequest {
+  text: string;
+  /** The directory the question is about; '' for global memories only. */
+  project: string;
+  /** At most this many. Default the recall cut's (3). */
+  limit?: number;
+}
+
+/** A recalled memory, ranked as recall ranks it, with the memory itself (undefined: its row is gone since the index was written). */
+export interface SearchHit extends Omit<RecalledMemory, 'signals'> {
+  signals: string[];
+  memory: MemoryView | undefined;
+}
+
+/**
+ * The MCP server's `search_memories`: the recall pipeline itself (`Recaller.ask`, as the prompt
+ * hook's worker answer and `engram query` run it: the same ranking, cut and limit, without the
+ * once-per-session filter), each memory completed from the memories projection's committed row
+ * (type, status, strength, body). Also `problems`: signals that failed and were left out.
+ */
+export async function searchMemories(engine: Engine, recaller: Recaller, request: SearchRequest): Promise<{ hits: SearchHit[]; problems: string[] }> {
+  const result = await recaller.ask({ text: request.text, project: request.project, now: engine.clock.now(), ...(request.limit ? { limit: request.limit } : {}) });
+  const rows = engine.runner.rowsOf('memories');
+  const hits: SearchHit[] = [];
+  for (const recalled of result.memories) {
+    const row = (await rows.get(memoryKey(recalled.id))) as MemoryRow | undefined;
+    hits.push({ ...recalled, signals: [...recalled.signals], memory: row ? memoryView(engine, row) : undefined });
+  }
+  return { hits, problems: result.problems };
+}
