@@ -149,7 +149,18 @@ describe.skipIf(!existsSync(CHROMIUM))(`the viewer in headless Chromium (${CHROM
     await page.waitForSelector('#pinned');
     expect(await page.locator('#message').innerText()).toContain('Use pnpm: pinned');
     expect(await typesInLog()).toContain('MemoryPinned');
+    // Provenance: made by the user at seq 6, pinned just now; each step linked to its event.
+    const steps = await page.locator('#provenance tbody tr').allInnerTexts();
+    expect(steps[0]).toMatch(/^6\s.*created \(MemoryProposed\)\s+user/);
+    expect(steps[steps.length - 1]).toMatch(/pinned \(MemoryPinned\)/);
     await page.screenshot({ path: join(SHOTS, 'memory.png'), fullPage: true });
+    await page.goto(url('/memory', { id: 'm-cents' }));
+    expect(await page.locator('#provenance').innerText()).toMatch(/forgotten \(MemoryForgotten\)\s+we moved to decimals/);
+    // A step from a session links to that session's events.
+    await page.goto(url('/memory', { id: 'm-guess' }));
+    await page.locator('#provenance a.session').click();
+    expect(await page.locator('h1').innerText()).toBe('Session beta-0000-session');
+    expect(await page.locator('#events').innerText()).toContain('add a health endpoint');
     await page.goto(url('/memories'));
     expect(await page.locator('tr[data-id="m-pnpm"] .pin').count()).toBe(1);
   });
@@ -165,6 +176,8 @@ describe.skipIf(!existsSync(CHROMIUM))(`the viewer in headless Chromium (${CHROM
     await page.locator('a', { hasText: 'Use pnpm' }).click();
     expect(await page.locator('#pinned').count()).toBe(0);
     expect(await page.locator('#asof').count()).toBe(1);
+    // Its provenance as of then: made, not yet pinned.
+    expect(await page.locator('#provenance tbody tr').count()).toBe(1);
     await page.goto(url('/timeline', { asof: '2026-11-01T12:00:00Z' }));
     expect(await page.locator('#days h3').allInnerTexts()).toEqual(['2026-11-01']);
     expect(walkFiles(home.paths.claude, home.paths.views)).toEqual(liveFiles);

@@ -13,7 +13,8 @@ import { layout } from './layout.js';
 import { eventPage } from './pages/event-page.js';
 import { logPage, logQuery } from './pages/log-page.js';
 import { memoriesPage, memoriesQuery } from './pages/memories-page.js';
-import { memoryPage, type HistoryStep } from './pages/memory-page.js';
+import { memoryPage } from './pages/memory-page.js';
+import { provenanceSteps } from '../workers/commands/memory-provenance.js';
 import { recallPage, recallQuery } from './pages/recall-page.js';
 import { timelinePage, timelineQuery } from './pages/timeline-page.js';
 import { href, type ViewContext } from './view-context.js';
@@ -28,8 +29,6 @@ export interface ViewerOptions {
   livePollMs?: number;
   /** As-of replays kept ready (each a scratch directory). Default 2. */
   asOfKept?: number;
-  /** A memory's provenance steps, oldest first; undefined when none are recorded. Default: none. */
-  history?(source: ViewerSource, memoryId: string): Promise<readonly HistoryStep[] | undefined>;
   /** Called for each page or action served, so the worker does not idle out while someone reads. Default nothing. */
   onActivity?(): void;
   /** For the worker's log. Default nothing. */
@@ -142,7 +141,9 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         const query = parse(memoryQuery, params);
         const row = (await source.rows('memories').get(`mem:${query.id}`)) as MemoryRow | undefined;
         if (!row) throw new HttpError(404, `no memory ${query.id}${seq === undefined ? '' : ` as of seq ${seq}`}`);
-        page = memoryPage(ctx, row, await options.history?.(source, row.id), query.msg);
+        // The memory's provenance as of the same point as the page (provenance-rows of a replay, or live).
+        const { steps } = await provenanceSteps(source.rows('provenance'), row);
+        page = memoryPage(ctx, row, steps, query.msg);
         break;
       }
       case '/event': {

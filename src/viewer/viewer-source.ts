@@ -3,7 +3,7 @@ import type { StoredEnvelope } from '../events/envelope.js';
 import type { CommittedRows } from '../workers/engine/projection-runner.js';
 
 /** The projections pages read (an as-of view replays these alone). */
-export const VIEWED_PROJECTIONS = ['memories', 'sessions', 'trace'] as const;
+export const VIEWED_PROJECTIONS = ['memories', 'sessions', 'trace', 'provenance'] as const;
 export type ViewedProjection = (typeof VIEWED_PROJECTIONS)[number];
 
 /**

@@ -22,8 +22,8 @@ export function viewerHistory(): Envelope[] {
   at('2026-11-01T09:02:00.000Z', alpha, SHOP, 'ToolCalled', 1, { tool: 'Bash', input: 'npm test', ok: true });
   at('2026-11-01T09:03:00.000Z', alpha, SHOP, 'ToolFailed', 1, { tool: 'Bash', input: 'npm run lint', error: 'Exit code 1: lint failed' });
   at('2026-11-01T09:04:00.000Z', alpha, SHOP, 'CompactionStarted', 1, { trigger: 'auto' });
-  const memory = (iso: string, memoryId: string, name: string, type: string, status: string, origin: string, body: string) =>
-    at(iso, '', SHOP, 'MemoryProposed', 1, { memoryId, origin, scope: 'project', name, description: name.toLowerCase(), type, body, status, confidence: status === 'active' ? 0.9 : 0.3 });
+  const memory = (iso: string, memoryId: string, name: string, type: string, status: string, origin: string, body: string, session = '') =>
+    at(iso, session, SHOP, 'MemoryProposed', 1, { memoryId, origin, scope: 'project', name, description: name.toLowerCase(), type, body, status, confidence: status === 'active' ? 0.9 : 0.3 });
   memory('2026-11-01T09:05:00.000Z', 'm-pnpm', 'Use pnpm', 'feedback', 'active', 'user', HOSTILE_BODY);
   memory('2026-11-01T09:06:00.000Z', 'm-cents', 'Money in cents', 'project', 'active', 'user', 'Amounts are integer cents.\n');
   at('2026-11-01T09:07:00.000Z', alpha, SHOP, 'PromptSubmitted', 2, { prompt: 'which package manager do we use here', chars: 36, truncated: false }, 'viewer-test-prompt-1');
@@ -36,7 +36,7 @@ export function viewerHistory(): Envelope[] {
   at('2026-11-02T10:00:00.000Z', beta, API, 'SessionStarted', 1, { source: 'startup' });
   at('2026-11-02T10:01:00.000Z', beta, API, 'PromptSubmitted', 2, { prompt: 'add a health endpoint', chars: 21, truncated: false });
   at('2026-11-02T10:02:00.000Z', beta, API, 'ToolCalled', 1, { tool: 'Edit', input: 'src/health.ts', ok: true });
-  memory('2026-11-02T10:03:00.000Z', 'm-guess', 'Health checks return JSON', 'project', 'provisional', 'distiller', 'The health endpoint answers JSON.\n');
+  memory('2026-11-02T10:03:00.000Z', 'm-guess', 'Health checks return JSON', 'project', 'provisional', 'distiller', 'The health endpoint answers JSON.\n', beta);
   at('2026-11-02T10:04:00.000Z', '', SHOP, 'MemoryForgotten', 1, { memoryId: 'm-cents', reason: 'we moved to decimals' });
   return events;
 }

@@ -1,29 +1,20 @@
 import { renderMemoryFile } from '../../memories/memory-file.js';
 import { memoryFileContent } from '../../projections/memories/materialize-memories.js';
 import type { MemoryRow } from '../../projections/memories/memory-row.js';
+import type { ProvenanceStep } from '../../projections/provenance/provenance.js';
 import { html } from '../html.js';
 import { layout } from '../layout.js';
 import { href, type ViewContext } from '../view-context.js';
 import { viewerActions } from '../viewer-actions.js';
 import { scoreOf } from './memories-page.js';
 
-/** One event in a memory's history, as the provenance projection lists it. */
-export interface HistoryStep {
-  readonly seq: number;
-  readonly type: string;
-  readonly ts: string;
-  readonly session: string;
-  readonly action: string;
-  readonly by?: string;
-  readonly detail?: string;
-}
 
 /**
  * A memory: its frontmatter and body as its file has them, its scores, the actions a person can
  * take on it (each a form that POSTs with the token), and its provenance: every event that made
  * or changed it, each linked to the event and to its session.
  */
-export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly HistoryStep[] | undefined, message: string | undefined): string {
+export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly ProvenanceStep[], message: string | undefined): string {
   const file = renderMemoryFile(memoryFileContent(row));
   const frontmatter = /^---\n([\s\S]*?)\n---\n?/.exec(file)?.[1] ?? '';
   const scored = scoreOf(row, ctx.now);
@@ -38,8 +29,8 @@ ${message ? html`<div class="msg" id="message">${message}</div>` : ''}
  · <span class="muted">${row.dir}/${row.archived ? '_archive/' : ''}${row.file}</span></p>
 <div class="actions">${actions}</div>
 <h2>Provenance</h2>
-${history === undefined
-    ? html`<p class="muted">No provenance recorded for it.</p>`
+${history.length === 0
+    ? html`<p class="muted">No provenance recorded for it (a rebuild of the provenance projection makes it).</p>`
     : html`<table id="provenance"><thead><tr><th>seq</th><th>when</th><th>what</th><th>by</th><th>detail</th><th>session</th></tr></thead><tbody>
 ${history.map((step) => html`<tr><td class="n"><a href="${href(ctx, '/event', { seq: step.seq })}">${step.seq}</a></td><td class="muted">${step.ts.slice(0, 19).replace('T', ' ')}</td><td>${step.action} <span class="muted">(${step.type})</span></td><td>${step.by ?? ''}</td><td>${step.detail ?? ''}</td>
 <td>${step.session === '' ? html`<span class="muted">none</span>` : html`<a class="session" href="${href(ctx, '/log', { session: step.session, before: step.seq + 1 })}">${step.session.slice(0, 12)}</a>`}</td></tr>`)}
