@@ -24,6 +24,7 @@ import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
 import { recallHookBench, recallQueryBench } from './recall-bench.js';
+import { viewerBench } from './viewer-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -40,6 +41,7 @@ try {
   benchTranscript();
   benchRecallIndex();
   await benchRecall();
+  await benchViewer();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -49,6 +51,25 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchViewer(): Promise<void> {
+  const r = await viewerBench(join(scratch, 'viewer'), { events: 100_000, memories: 10_000, rounds: 30 });
+  const ms = (t: { medianMs: number; p95Ms: number }) => `median ${t.medianMs.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms`;
+  rows.push({
+    what: `viewer: memories page, ${r.memories.toLocaleString('en')} memories, vs reading their rows`,
+    ratio: r.memoriesPage.medianMs / r.memoriesRows.medianMs,
+    target: 'reported',
+    ok: true,
+    detail: `${ms(r.memoriesPage)} over HTTP (${(r.memoriesBytes / 1024).toFixed(0)} KiB); reading the directories' rows alone ${ms(r.memoriesRows)}`,
+  });
+  rows.push({
+    what: `viewer: timeline, ${r.events.toLocaleString('en')} events, vs a refused request`,
+    ratio: r.timelinePage.medianMs / r.refused.medianMs,
+    target: 'reported',
+    ok: true,
+    detail: `${ms(r.timelinePage)} over HTTP (${(r.timelineBytes / 1024).toFixed(0)} KiB); a 403 round trip ${ms(r.refused)}`,
+  });
+}
 
 async function benchRecall(): Promise<void> {
   for (const r of await recallHookBench({ repo, scratch, runs: 20, size: 1_000 })) {

@@ -17,7 +17,7 @@ import { scoreOf } from './memories-page.js';
 export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly ProvenanceStep[], message: string | undefined): string {
   const file = renderMemoryFile(memoryFileContent(row));
   const frontmatter = /^---\n([\s\S]*?)\n---\n?/.exec(file)?.[1] ?? '';
-  const scored = scoreOf(row, ctx.now);
+  const scored = scoreOf(row.id, row.project, row, row.verification?.penalty ?? 0, ctx.now);
   const actions = ctx.asOf === undefined
     ? viewerActions.filter((action) => action.kind === 'memory' && action.applies(row)).map((action) => html`<form method="post" action="${href(ctx, '/action', {}, true)}">
 <input type="hidden" name="action" value="${action.name}"><input type="hidden" name="id" value="${row.id}">${action.asksReason ? html`<input name="reason" placeholder="reason" maxlength="500">` : ''}<button id="action-${action.name}">${action.label}</button></form>`)

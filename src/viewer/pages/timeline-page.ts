@@ -7,8 +7,10 @@ import { clip, layout } from '../layout.js';
 import { href, type ViewContext } from '../view-context.js';
 import { newestEvents, type ViewerSource } from '../viewer-source.js';
 
-/** Days of sessions on one page of the timeline. */
+/** Days of sessions on one page of the timeline, at most. */
 export const DAYS_PER_PAGE = 14;
+/** Whole days are added to a page until it holds this many sessions. */
+export const SESSIONS_PER_PAGE = 100;
 /** The latest events shown under the sessions. */
 const LATEST_EVENTS = 40;
 
@@ -39,7 +41,15 @@ export async function timelinePage(source: ViewerSource, ctx: ViewContext, query
     days.push(day);
   }
   days.sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : a.project < b.project ? -1 : 1));
-  const dayNames = [...new Set(days.map((d) => d.day))].slice(0, DAYS_PER_PAGE);
+  const dayNames: string[] = [];
+  let sessionsShown = 0;
+  for (const day of days) {
+    if (dayNames.at(-1) !== day.day) {
+      if (dayNames.length === DAYS_PER_PAGE || sessionsShown >= SESSIONS_PER_PAGE) break;
+      dayNames.push(day.day);
+    }
+    sessionsShown += day.sessions.size;
+  }
   const shownDays = new Set(dayNames);
   const byDay = new Map<string, SessionRecord[]>();
   for (const day of days) {
