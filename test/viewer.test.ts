@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,6 +191,26 @@ describe.skipIf(!existsSync(CHROMIUM))(`the viewer in headless Chromium (${CHROM
     expect(await page.locator('.injected').innerText()).toContain('bm25+graph:pnpm');
     expect(await page.locator('.left-out').innerText()).toMatch(/Money in cents.*bm25.*under half the best/s);
     await page.screenshot({ path: join(SHOTS, 'recall.png'), fullPage: true });
+  });
+
+  it('the browser without the token, and a page of another origin that knows it, get 403 and change nothing', async () => {
+    expect((await page.goto(`http://127.0.0.1:${viewer.port}/memories`))?.status()).toBe(403);
+    expect((await page.goto(url('/memories').replace(token, 'not-the-token')))?.status()).toBe(403);
+    // Another site (here another port) posting a form to the viewer, even with the token: the browser sends its Origin.
+    const evil = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(`<form id="f" method="post" action="${url('/action')}"><input name="action" value="forget"><input name="id" value="m-pnpm"></form><script>document.getElementById('f').submit()</script>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    try {
+      const refused = page.waitForResponse((r) => r.url().includes('/action'));
+      await page.goto(`http://127.0.0.1:${(evil.address() as { port: number }).port}/`);
+      expect((await refused).status()).toBe(403);
+    } finally {
+      evil.close();
+    }
+    const forgotten = (await typesInLog()).filter((type) => type === 'MemoryForgotten');
+    expect(forgotten).toHaveLength(1); // the history's own, for m-cents
   });
 
   it('a live page says when new events arrive', async () => {
