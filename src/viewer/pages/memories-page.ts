@@ -41,7 +41,7 @@ export function memoryStatus(memory: Pick<MemoryRow, 'archived' | 'status'>): Sc
 
 export function scoreOf(id: string, project: string, memory: Scorable & Pick<DirEntry, 'description'>, penalty: number, now: Date): ScoredMemory {
   // Dates parsed once, not once by each score: parsing is most of what scoring 10,000 memories costs.
-  const confirmed = lastConfirmed({ lastReinforced: memory.lastReinforced, created: memory.created, modified: memory.modified });
+  const confirmed = lastConfirmed({ lastReinforced: canonical(memory.lastReinforced), created: canonical(memory.created), modified: canonical(memory.modified) });
   const input = { name: memory.name, type: memory.type, tier: memory.tier, confidence: memory.confidence, lastReinforced: confirmed, pinned: memory.pinned };
   return {
     id,
@@ -51,6 +51,14 @@ export function scoreOf(id: string, project: string, memory: Scorable & Pick<Dir
     strength: strength(input, now),
     staleness: Math.min(100, staleness(input, now) + penalty),
   };
+}
+
+/**
+ * A time as the projections write it (toISOString: `2026-11-01T09:05:00.000Z`) read directly; any
+ * other form is left to the scores' own careful parser.
+ */
+function canonical(value: string | undefined): string | Date | undefined {
+  return value !== undefined && value.length === 24 && value[10] === 'T' && value[23] === 'Z' ? new Date(value) : value;
 }
 
 /** The memories, filtered by project, type and status, sorted by strength, staleness, name or change; a page at a time. */
