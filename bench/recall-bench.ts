@@ -4,20 +4,24 @@
 // (the worker's Recaller) at 1,000, 10,000 and 100,000 memories. BM25 alone (ENGRAM_EMBEDDER=off):
 // the embedder's own cost per query is embed-bench's to report.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadEvalSet } from '../scripts/recall-eval-set.js';
 import { projectSlug } from '../src/paths.js';
 import { recallIndexViewPath } from '../src/projections/view-paths.js';
 import { buildBm25 } from '../src/recall/bm25.js';
 import { serializeLexicalIndex } from '../src/recall/lexical-index.js';
+import type { Embedder } from '../src/recall/embedders/embedder.js';
 import { Recaller } from '../src/recall/recaller.js';
+import { VectorStore } from '../src/recall/vector-store.js';
 import { memories, vocabulary } from './recall-index-bench.js';
 import { seededRandom as rng } from './seeded-random.js';
 
 const PROJECT = '/home/dev/src/bench-recall';
 
 export interface RecallHookResult {
-  worker: 'warm' | 'none';
+  /** warm: a worker with vectors off (BM25 and graph); vectors: with its default embedder. */
+  worker: 'warm' | 'none' | 'vectors';
   medianMs: number;
   baselineMs: number;
   /** Runs that printed recalled memories. */
@@ -60,27 +64,9 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
   writeIndex(join(home, 'views'), options.size);
   const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
   const hook = join(options.repo, 'dist', 'hooks', 'user-prompt-submit.cjs');
-  const run = (args: string[], input: string) => {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'pipe', 'ignore'] });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
-    return { ms: performance.now() - started, printed: result.stdout.length > 0 };
-  };
-  const texts = prompts(options.runs);
-  const measure = (worker: 'warm' | 'none'): RecallHookResult => {
-    const base: number[] = [];
-    const own: number[] = [];
-    let recalled = 0;
-    for (let i = 0; i < options.runs; i++) {
-      // A new session each run: nothing is left out as already given.
-      const input = JSON.stringify({ session_id: `bench-${worker}-${i}`, cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[i]! });
-      base.push(run(['-e', '0'], input).ms);
-      const r = run([hook], input);
-      own.push(r.ms);
-      if (r.printed) recalled++;
-    }
-    return { worker, medianMs: median(own), baselineMs: median(base), recalled, runs: options.runs };
-  };
+  const run = runner(env);
+  const texts = prompts(options.runs).map((text) => ({ text, project: PROJECT }));
+  const measure = (worker: RecallHookResult['worker']) => measureHook(run, hook, worker, texts);
   const none = measure('none');
   run([cli, 'worker', '--detach'], '');
   try {
@@ -90,22 +76,103 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     writeIndex(join(home, 'views'), options.size);
     // The worker's first recall opens the index file.
-    run([hook], JSON.stringify({ session_id: 'bench-warmup', cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[0]! }));
+    run([hook], JSON.stringify({ session_id: 'bench-warmup', cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[0]!.text }));
     return [measure('warm'), none];
   } finally {
     run([cli, 'worker', 'stop'], '');
   }
 }
 
-/** recall() through a warm Recaller (index open, as in the worker), per size, interleaved. */
-export async function recallQueryBench(scratch: string, sizes: readonly number[], rounds = 60): Promise<RecallQueryResult[]> {
+/**
+ * The prompt hook against a worker as users run it: the default embedder (USE Lite) loaded, the
+ * evaluation set's memories (fixtures/recall, 404 in seven directories) imported and embedded, and
+ * the set's own questions as prompts, each in its project. The hook waits for the worker as it
+ * does by default (ENGRAM_RECALL_WAIT_MS 150), so what the worker's embedding and search cost
+ * shows here.
+ */
+export async function recallHookVectorsBench(options: { repo: string; scratch: string; runs: number }): Promise<RecallHookResult> {
+  const home = join(options.scratch, 'recall-vectors-home');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ENGRAM_HOME: home,
+    CLAUDE_CONFIG_DIR: join(options.scratch, 'recall-vectors-claude'),
+    ENGRAM_DISTILLER: 'off',
+    ENGRAM_WORKER_IDLE_MS: '120000',
+    ENGRAM_WORKER_AUTOSTART: '0',
+  };
+  delete env.ENGRAM_EMBEDDER;
+  delete env.ENGRAM_RECALL_WAIT_MS;
+  const root = join(options.repo, 'fixtures', 'recall');
+  const set = loadEvalSet(root);
+  const questions = [...set.dev, ...set.test];
+  const projectOf = new Map(questions.map((q) => [projectSlug(q.project), q.project]));
+  const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
+  const hook = join(options.repo, 'dist', 'hooks', 'user-prompt-submit.cjs');
+  const run = runner(env);
+  for (const slug of readdirSync(join(root, 'memories'))) {
+    const target = slug === 'global' ? ['--global'] : ['--project', projectOf.get(slug) ?? slug];
+    run([cli, 'import', join(root, 'memories', slug), ...target], '');
+  }
+  // Projects and embeds them all (the vectors table), then stops.
+  run([cli, 'worker', '--drain'], '');
+  run([cli, 'worker', '--detach'], '');
+  try {
+    for (let i = 0; i < 100 && !existsSync(join(home, 'worker.pid')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first recall loads the model; wait for it as a prompt would not.
+    const warm = { ...env, ENGRAM_RECALL_WAIT_MS: '30000' };
+    spawnSync(process.execPath, [hook], { env: warm, input: JSON.stringify({ session_id: 'bench-warmup', cwd: questions[0]!.project, hook_event_name: 'UserPromptSubmit', prompt: questions[0]!.text }), stdio: ['pipe', 'ignore', 'ignore'] });
+    const step = Math.max(1, Math.floor(questions.length / options.runs));
+    const prompts = Array.from({ length: options.runs }, (_, i) => questions[(i * step) % questions.length]!);
+    return measureHook(run, hook, 'vectors', prompts);
+  } finally {
+    run([cli, 'worker', 'stop'], '');
+  }
+}
+
+type Run = (args: string[], input: string) => { ms: number; printed: boolean };
+
+function runner(env: NodeJS.ProcessEnv): Run {
+  return (args, input) => {
+    const started = performance.now();
+    const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'pipe', 'ignore'] });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+    return { ms: performance.now() - started, printed: result.stdout.length > 0 };
+  };
+}
+
+/** The hook's median wall time over the prompts, each run beside `node -e 0` fed the same stdin. */
+function measureHook(run: Run, hook: string, worker: RecallHookResult['worker'], prompts: ReadonlyArray<{ text: string; project: string }>): RecallHookResult {
+  const base: number[] = [];
+  const own: number[] = [];
+  let recalled = 0;
+  prompts.forEach(({ text, project }, i) => {
+    // A new session each run: nothing is left out as already given.
+    const input = JSON.stringify({ session_id: `bench-${worker}-${i}`, cwd: project, hook_event_name: 'UserPromptSubmit', prompt: text });
+    base.push(run(['-e', '0'], input).ms);
+    const r = run([hook], input);
+    own.push(r.ms);
+    if (r.printed) recalled++;
+  });
+  return { worker, medianMs: median(own), baselineMs: median(base), recalled, runs: prompts.length };
+}
+
+/**
+ * recall() through a warm Recaller (index open, as in the worker), per size, interleaved. With an
+ * embedder, each size also gets a LanceDB vectors table of that many memories (random unit
+ * vectors: the search costs the same whatever the vectors say), and every query is embedded by
+ * it, as the worker does per prompt.
+ */
+export async function recallQueryBench(scratch: string, sizes: readonly number[], rounds = 60, embedder?: Embedder): Promise<RecallQueryResult[]> {
   const texts = prompts(64);
   const now = new Date('2026-12-01T00:00:00.000Z');
-  const setups = sizes.map((size) => {
+  const setups = [];
+  for (const size of sizes) {
     const views = join(scratch, `recall-query-${size}`, 'views');
     writeIndex(views, size);
-    return { size, recaller: new Recaller({ paths: { views, claude: join(scratch, 'claude') } }), times: [] as number[] };
-  });
+    const store = embedder ? await randomVectors(join(scratch, `recall-query-${size}`, 'vectors'), embedder, size) : undefined;
+    const vectors = store && embedder ? { store, embedder } : undefined;
+    setups.push({ size, store, recaller: new Recaller({ paths: { views, claude: join(scratch, 'claude') }, vectors }), times: [] as number[] });
+  }
   try {
     for (let round = 0; round < rounds + 3; round++) {
       for (const setup of setups) {
@@ -115,12 +182,31 @@ export async function recallQueryBench(scratch: string, sizes: readonly number[]
       }
     }
   } finally {
-    for (const setup of setups) setup.recaller.close();
+    for (const setup of setups) {
+      setup.recaller.close();
+      await setup.store?.close();
+    }
   }
   return setups.map(({ size, times }) => {
     const sorted = [...times].sort((a, b) => a - b);
     return { size, medianMs: median(times), p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]! };
   });
+}
+
+/** A vectors table of `size` memories with the bench index's ids, in PROJECT. */
+async function randomVectors(dir: string, embedder: Embedder, size: number): Promise<VectorStore> {
+  const store = new VectorStore({ dir, model: embedder.model, dimensions: embedder.dimensions });
+  const random = rng(size);
+  const CHUNK = 10_000;
+  for (let start = 0; start < size; start += CHUNK) {
+    const rows = Array.from({ length: Math.min(CHUNK, size - start) }, (_, j) => {
+      const vector = new Float32Array(embedder.dimensions).map(() => random() - 0.5);
+      const norm = Math.hypot(...vector);
+      return { id: `m${start + j}`, project: PROJECT, file: `memory-${start + j}.md`, name: `m${start + j}`, textHash: '', vector: vector.map((x) => x / norm) };
+    });
+    await store.upsert(rows);
+  }
+  return store;
 }
 
 function median(xs: number[]): number {

@@ -1,10 +1,9 @@
 import { MAX_LEFT_OUT, MemoriesRecalled } from '../events/recall-events.js';
 import type { Envelope } from '../events/envelope.js';
 import type { EngramPaths } from '../paths.js';
-import { alreadyRecalled } from '../recall/already-recalled.js';
+import { formatRecalled } from '../recall/format-recalled.js';
 import { canRecall, queryWords } from '../recall/query-words.js';
-import { formatRecalled, recall, type RecallResult } from '../recall/recall.js';
-import { closeRecallIndexes, openRecallIndexes } from '../recall/recall-indexes.js';
+import type { RecallResult } from '../recall/recall.js';
 import { askWorkerRecall } from './ask-worker-recall.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
@@ -18,31 +17,40 @@ const RECALL_TEXT_CHARS = 8000;
 const FNV_PRIME = 0x01000193;
 
 /**
+ * The worker's answer for a prompt, asked as soon as the prompt's event is built: the worker
+ * embeds and searches while this process writes the spool file and checks the worker. 'skip':
+ * the prompt has too few content words to recall anything (most short prompts, "yes", "go on",
+ * stop here, before any file or socket); undefined: no answer in time.
+ */
+export type WorkerAnswer = Promise<Pick<RecallResult, 'memories' | 'leftOut'> | undefined | 'skip'>;
+
+export function askRecallEarly(paths: EngramPaths, prompt: Envelope, env: NodeJS.ProcessEnv): WorkerAnswer {
+  const text = (prompt.data as { prompt: string }).prompt;
+  if (!canRecall(queryWords(text))) return Promise.resolve('skip');
+  const wait = Number(env.ENGRAM_RECALL_WAIT_MS);
+  const budget = Number.isFinite(wait) && wait >= 0 ? wait : RECALL_WAIT_MS;
+  if (budget === 0) return Promise.resolve(undefined);
+  return askWorkerRecall(paths, { text: text.slice(0, RECALL_TEXT_CHARS), project: prompt.project, session: prompt.session }, budget);
+}
+
+/**
  * The memories a prompt recalls, as lines for its context: the worker's warm pipeline (BM25,
- * vectors, graph) when it answers within the wait, else BM25 over the index files here, leaving
+ * vectors, graph) when it answered within the wait, else BM25 over the index files here, leaving
  * out what the session already got either way. What is printed is recorded (MemoriesRecalled,
  * its id derived from the prompt's event, through the spool like every hook event), so the
  * session is not given it again. '' when nothing is recalled.
  */
-export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: NodeJS.ProcessEnv, now: Date): Promise<string> {
+export async function promptRecall(paths: EngramPaths, prompt: Envelope, now: Date, early: WorkerAnswer): Promise<string> {
+  const answer = await early;
+  if (answer === 'skip') return '';
   const text = (prompt.data as { prompt: string }).prompt;
-  // Most short prompts ("yes", "go on") stop here, before any file or socket.
-  if (!canRecall(queryWords(text))) return '';
-  const wait = Number(env.ENGRAM_RECALL_WAIT_MS);
-  const budget = Number.isFinite(wait) && wait >= 0 ? wait : RECALL_WAIT_MS;
-  const request = { text: text.slice(0, RECALL_TEXT_CHARS), project: prompt.project, session: prompt.session };
   let via: 'worker' | 'fallback' = 'worker';
-  let answer: Pick<RecallResult, 'memories' | 'leftOut'> | undefined = budget > 0 ? await askWorkerRecall(paths, request, budget) : undefined;
-  if (answer === undefined) {
+  let result: Pick<RecallResult, 'memories' | 'leftOut'> | undefined = answer;
+  if (result === undefined) {
     via = 'fallback';
-    const indexes = openRecallIndexes(paths, prompt.project);
-    try {
-      answer = await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
-    } finally {
-      closeRecallIndexes(indexes);
-    }
+    result = await fallbackRecall(paths, prompt, text, now);
   }
-  const { memories, leftOut } = answer;
+  const { memories, leftOut } = result;
   if (memories.length === 0) return '';
   // Why each was recalled and what the cut left out, for the viewer's recall traces.
   const data = {
@@ -66,6 +74,25 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, env: No
     });
   }
   return formatRecalled(memories);
+}
+
+/**
+ * BM25 over the projected index files, in this process. Its modules are imported here, not at
+ * the top: the bundler keeps them in the hook's file but runs them only when the worker did not
+ * answer, so a warm worker's prompt does not pay for them.
+ */
+async function fallbackRecall(paths: EngramPaths, prompt: Envelope, text: string, now: Date): Promise<Pick<RecallResult, 'memories' | 'leftOut'>> {
+  const [{ recall }, { openRecallIndexes, closeRecallIndexes }, { alreadyRecalled }] = await Promise.all([
+    import('../recall/recall.js'),
+    import('../recall/recall-indexes.js'),
+    import('../recall/already-recalled.js'),
+  ]);
+  const indexes = openRecallIndexes(paths, prompt.project);
+  try {
+    return await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
+  } finally {
+    closeRecallIndexes(indexes);
+  }
 }
 
 // Not node:crypto: the hook's budget (see paths.ts).

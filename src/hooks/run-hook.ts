@@ -24,7 +24,7 @@ const commonInput = z.looseObject({
 
 export type CommonInput = z.infer<typeof commonInput>;
 
-export interface HookSpec<I extends z.ZodMiniType> {
+export interface HookSpec<I extends z.ZodMiniType, P = undefined> {
   /** Claude Code's name for the hook event. */
   hook: string;
   /** The hook's own fields, beside the common ones. */
@@ -37,7 +37,13 @@ export interface HookSpec<I extends z.ZodMiniType> {
    * (redacted, capped) and small projected files, never fetched from the worker. '' or undefined
    * prints nothing.
    */
-  context?(paths: EngramPaths, event: Readonly<Envelope>, env: NodeJS.ProcessEnv): string | undefined | Promise<string | undefined>;
+  context?(paths: EngramPaths, event: Readonly<Envelope>, env: NodeJS.ProcessEnv, prepared: P | undefined): string | undefined | Promise<string | undefined>;
+  /**
+   * Work for `context` started as soon as the event is built, before the spool write, so the two
+   * overlap: the prompt hook's question to the worker. Its result reaches `context` only once the
+   * event is in the spool; a rejection is caught there, never left unhandled.
+   */
+  prepare?(paths: EngramPaths, event: Readonly<Envelope>, env: NodeJS.ProcessEnv): P;
 }
 
 /**
@@ -45,7 +51,7 @@ export interface HookSpec<I extends z.ZodMiniType> {
  * file, make sure a worker will ingest it, print its context if it has one, exit 0. Whatever goes
  * wrong is one line in hooks.log and nothing on stdout (DESIGN.md invariant 1).
  */
-export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = process.env): Promise<void> {
+export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: HookSpec<I, P>, env = process.env): Promise<void> {
   process.exitCode = 0;
   // ENGRAM_DISTILLING is set by the distiller around its own `claude -p` call.
   if (env.ENGRAM_DISABLE === '1' || env.ENGRAM_DISTILLING === '1') return;
@@ -54,11 +60,13 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
     paths = resolvePaths(env);
     const raw = await readStdin();
     const event = buildEvent(spec, raw, env);
+    const prepared = spec.prepare && !event.problem ? spec.prepare(paths, event.envelope, env) : undefined;
+    if (prepared instanceof Promise) prepared.catch(() => undefined);
     writeSpoolFile(paths, event.envelope);
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
     // Last, and whole or not at all: a failure anywhere before leaves stdout empty.
-    const text = spec.context && !event.problem ? await spec.context(paths, event.envelope, env) : undefined;
+    const text = spec.context && !event.problem ? await spec.context(paths, event.envelope, env, prepared) : undefined;
     if (text) print(text.endsWith('\n') ? text : `${text}\n`);
   } catch (err) {
     if (paths) logLine(paths, spec.hook, err instanceof Error ? err.message : String(err));
@@ -66,7 +74,7 @@ export async function runHook<I extends z.ZodMiniType>(spec: HookSpec<I>, env = 
 }
 
 function buildEvent(
-  spec: HookSpec<z.ZodMiniType>,
+  spec: Pick<HookSpec<z.ZodMiniType>, 'hook' | 'input' | 'toEvent'>,
   raw: Buffer,
   env: NodeJS.ProcessEnv,
 ): { envelope: Envelope; problem?: string } {

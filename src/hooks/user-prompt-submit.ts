@@ -3,7 +3,7 @@ import { mightBeCorrection } from '../capture/might-be-correction.js';
 import { correctionNotice } from '../capture/correction-notice.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
-import { promptRecall } from './prompt-recall.js';
+import { askRecallEarly, promptRecall } from './prompt-recall.js';
 import { runHook } from './run-hook.js';
 
 void runHook({
@@ -13,9 +13,11 @@ void runHook({
     definition: PromptSubmitted,
     data: { prompt: redactCapped(prompt, PROMPT_CAP), chars: prompt.length, truncated: prompt.length > PROMPT_CAP },
   }),
+  // Asked before the spool write, so the worker searches while this process writes.
+  prepare: (paths, event, env) => askRecallEarly(paths, event, env),
   // On the prompt as stored, not as typed: the memories projector runs the same detector on the
   // same text, so what this line announces is what the memory will say.
-  context: async (paths, event, env) => {
+  context: async (paths, event, _env, early) => {
     const { prompt } = event.data as { prompt: string };
     const lines: string[] = [];
     // Most prompts skip this. The bundler keeps the detector in this hook's one file, but runs its
@@ -25,7 +27,7 @@ void runHook({
       const correction = detectCorrection(prompt);
       if (correction) lines.push(`${correctionNotice(correction)}\n`);
     }
-    lines.push(await promptRecall(paths, event, env, eventTime(event.ts)));
+    lines.push(await promptRecall(paths, event, eventTime(event.ts), early ?? Promise.resolve(undefined)));
     return lines.join('');
   },
 });

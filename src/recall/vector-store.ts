@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { EngramError } from '../errors.js';
+import { VectorMirror } from './vector-mirror.js';
+
+/**
+ * Tables of more rows than this are searched by LanceDB itself, not from memory: the mirror holds
+ * 2 KB a row (USE Lite's 512 floats), 100 MB at this size.
+ */
+export const MIRROR_MAX_ROWS = 50_000;
 
 /** One memory's row in a vectors table. */
 export interface VectorRow {
@@ -37,8 +44,21 @@ export class VectorStore {
   readonly table: string;
   #connection: Promise<Connection> | undefined;
   #opened: Table | undefined;
+  /** The rows nearest() searches, read on its first call (vector-mirror.ts says why). */
+  #mirror: VectorMirror | undefined;
+  /** The table version found too large to mirror. */
+  #tooLargeAt: number | undefined;
 
-  constructor(options: { dir: string; model: string; dimensions: number }) {
+  readonly #mirrorMaxRows: number;
+
+  constructor(options: {
+    dir: string;
+    model: string;
+    dimensions: number;
+    /** Tables of more rows are searched by LanceDB, not from memory. Default MIRROR_MAX_ROWS (50,000); 0: never from memory. */
+    mirrorMaxRows?: number;
+  }) {
+    this.#mirrorMaxRows = options.mirrorMaxRows ?? MIRROR_MAX_ROWS;
     this.dir = options.dir;
     this.model = options.model;
     this.dimensions = options.dimensions;
@@ -52,26 +72,30 @@ export class VectorStore {
       if (row.vector.length !== this.dimensions) throw new EngramError('EMBEDDING_INVALID', `a vector of ${row.vector.length} values for a table of ${this.dimensions}`);
     }
     const table = await this.#table(true);
-    await table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map((row) => ({ ...row })));
+    await this.#keepMirror(table!, async () => {
+      await table!.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map((row) => ({ ...row })));
+    }, (mirror) => mirror.upsert(rows));
   }
 
   async remove(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     const table = await this.#table(false);
-    if (table) await table.delete(`id IN (${ids.map(sqlString).join(', ')})`);
+    if (table) await this.#keepMirror(table, () => table.delete(`id IN (${ids.map(sqlString).join(', ')})`), (mirror) => mirror.remove(ids));
   }
 
   /** Drops the table (a rebuild fills it again, from the embedding cache). */
   async drop(): Promise<void> {
     const db = await this.#connect();
     this.#opened = undefined;
+    this.#mirror = undefined;
     if ((await db.tableNames()).includes(this.table)) await db.dropTable(this.table);
   }
 
   /** Compacts the table's fragments and prunes old table versions. */
   async optimize(): Promise<void> {
     const table = await this.#table(false);
-    if (table) await table.optimize();
+    // Compaction changes the version, not the rows.
+    if (table) await this.#keepMirror(table, async () => void (await table.optimize()), () => undefined, true);
   }
 
   async count(): Promise<number> {
@@ -93,6 +117,8 @@ export class VectorStore {
    */
   async nearest(vector: Float32Array, options: { project: string; limit: number }): Promise<VectorHit[]> {
     if (options.limit <= 0) return [];
+    const mirror = await this.#read(async (table) => (table ? this.#mirrored(table) : undefined));
+    if (mirror) return mirror.nearest(vector, options);
     const found = await this.#read(async (table) => {
       if (!table) return [];
       const projects = [...new Set([options.project, ''])].map(sqlString).join(', ');
@@ -108,6 +134,47 @@ export class VectorStore {
     return found
       .map((hit) => ({ id: hit.id, cosine: 1 - hit._distance }))
       .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * The mirror of the table as it is now: read whole when there is none or the table's version
+   * moved under it (another handle wrote), undefined when the table is too large to hold.
+   */
+  async #mirrored(table: Table): Promise<VectorMirror | undefined> {
+    const version = await table.version();
+    if (this.#mirror?.version === version) return this.#mirror;
+    this.#mirror = undefined;
+    if (this.#tooLargeAt === version) return undefined;
+    if ((await table.countRows()) > this.#mirrorMaxRows) {
+      this.#tooLargeAt = version;
+      return undefined;
+    }
+    const rows = (await table.query().select(['id', 'project', 'vector']).toArray()) as Array<Record<string, unknown>>;
+    this.#mirror = new VectorMirror(version, rows.map((row) => ({ id: String(row.id), project: String(row.project), vector: vectorOf(row) })));
+    return this.#mirror;
+  }
+
+  /**
+   * Runs a write and keeps the mirror in step: `apply` when the write was the table's one change
+   * (or, for `sameRows`, only moved its version); else the mirror is dropped and read again later.
+   */
+  async #keepMirror(table: Table, write: () => Promise<unknown>, apply: (mirror: VectorMirror) => void, sameRows = false): Promise<void> {
+    const mirror = this.#mirror;
+    const before = mirror ? await table.version() : undefined;
+    try {
+      await write();
+    } catch (err) {
+      this.#mirror = undefined;
+      throw err;
+    }
+    if (!mirror || this.#mirror !== mirror) return;
+    const after = await table.version();
+    if (before === mirror.version && (sameRows || after === before + 1)) {
+      apply(mirror);
+      mirror.version = after;
+    } else {
+      this.#mirror = undefined;
+    }
   }
 
   async close(): Promise<void> {
@@ -169,15 +236,19 @@ async function vectorSchema(dimensions: number) {
   ]);
 }
 
-function fromLance(row: Record<string, unknown>): VectorRow {
+function vectorOf(row: Record<string, unknown>): Float32Array {
   const vector = row.vector as ArrayLike<number> | { toArray(): ArrayLike<number> };
+  return Float32Array.from('toArray' in vector ? vector.toArray() : vector);
+}
+
+function fromLance(row: Record<string, unknown>): VectorRow {
   return {
     id: String(row.id),
     project: String(row.project),
     file: String(row.file),
     name: String(row.name),
     textHash: String(row.textHash),
-    vector: Float32Array.from('toArray' in vector ? vector.toArray() : vector),
+    vector: vectorOf(row),
   };
 }
 

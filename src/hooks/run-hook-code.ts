@@ -1,0 +1,111 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** The first bytes of a cache file this code wrote: anything else is not read as one. */
+const MAGIC = 0x31434745; // 'EGC1'
+const HEADER_BYTES = 8;
+
+/**
+ * Runs a hook's bundle (`codeFile`, CommonJS) with V8's code cache: the bytecode of the last run
+ * is kept under `ENGRAM_HOME/cache/hook-code/`, so a hook process does not compile its bundle
+ * again each time. Compiling was the largest part of a hook's own cost (a profile of the prompt
+ * hook: more than its code's running), and Node 20 has no compile cache of its own
+ * (`module.enableCompileCache` came in 22).
+ *
+ * The cache is only ever a shortcut: a missing, torn, foreign or stale file is recompiled from
+ * the bundle and written again (whole, by rename); `ENGRAM_HOOK_CODE_CACHE=off` never reads or
+ * writes one. V8 checks a cache against its own version and flags and the source's length only,
+ * so the file's name carries the bundle's identity (inode, size, mtime) and Node's version and a
+ * checksum guards the bytes.
+ */
+export function runHookCode(codeFile: string, env: NodeJS.ProcessEnv = process.env): void {
+  const require = createRequire(codeFile);
+  let run: () => void;
+  try {
+    run = prepare(codeFile, env, require);
+  } catch {
+    // Whatever stops the cache (an unreadable file, a vm that refuses) must not stop the hook.
+    run = () => require(codeFile);
+  }
+  run();
+}
+
+function prepare(codeFile: string, env: NodeJS.ProcessEnv, require: NodeJS.Require): () => void {
+  const source = readFileSync(codeFile, 'utf8');
+  const cacheFile = env.ENGRAM_DISABLE === '1' || env.ENGRAM_HOOK_CODE_CACHE === 'off' ? undefined : cachePath(codeFile, env);
+  const cached = cacheFile === undefined ? undefined : readCache(cacheFile);
+  // The wrapper CommonJS gives a module, so the bundle runs exactly as `require` would run it.
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  let script: Script;
+  try {
+    script = new Script(wrapped, { filename: codeFile, cachedData: cached });
+  } catch (err) {
+    // A cache V8 cannot even look at: compile without it (a syntax error throws again, truly).
+    if (cached === undefined) throw err;
+    script = new Script(wrapped, { filename: codeFile });
+  }
+  if (cacheFile !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
+    // At exit: by then the functions the hook ran are compiled too, and go into the cache.
+    process.once('exit', () => writeCache(cacheFile, script));
+  }
+  const module = { exports: {}, filename: codeFile, id: '.', loaded: false };
+  const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
+  return () => fn.call(module.exports, module.exports, require, module, codeFile, dirname(codeFile));
+}
+
+function cachePath(codeFile: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    const stat = statSync(codeFile);
+    const home = env.ENGRAM_HOME || join(homedir(), '.engram');
+    const name = basename(codeFile).replace(/\.code\.cjs$|\.c?js$/, '');
+    return join(home, 'cache', 'hook-code', `${name}-${stat.ino}-${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}-${process.arch}.bin`);
+  } catch {
+    return undefined;
+  }
+}
+
+function readCache(file: string): Buffer | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= HEADER_BYTES || bytes.readUInt32LE(0) !== MAGIC) return undefined;
+  const data = bytes.subarray(HEADER_BYTES);
+  return checksum(data) === bytes.readUInt32LE(4) ? data : undefined;
+}
+
+function writeCache(file: string, script: Script): void {
+  try {
+    const data = script.createCachedData();
+    const header = Buffer.alloc(HEADER_BYTES);
+    header.writeUInt32LE(MAGIC, 0);
+    header.writeUInt32LE(checksum(data), 4);
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, Buffer.concat([header, data]));
+    renameSync(temporary, file);
+    // Caches of this hook's earlier builds: nothing will read them again.
+    const prefix = basename(file).split('-').slice(0, -5).join('-') + '-';
+    for (const other of readdirSync(dir)) {
+      if (other !== basename(file) && other.startsWith(prefix) && /^\d/.test(other.slice(prefix.length))) unlinkSync(join(dir, other));
+    }
+  } catch {
+    // A cache not written is only a slower next start.
+  }
+}
+
+/** FNV-1a over the bytes; torn or foreign files fail it. */
+function checksum(data: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < data.length; i++) {
+    hash ^= data[i]!;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

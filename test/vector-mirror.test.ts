@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../bench/seeded-random.js';
+import { VectorStore, type VectorRow } from '../src/recall/vector-store.js';
+
+// nearest() searches an in-memory mirror of the table (vector-mirror.ts); LanceDB's own vector
+// query is the reference it must agree with, through its own writes and another handle's.
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const DIMENSIONS = 32;
+const random = seededRandom(11);
+
+function unit(): Float32Array {
+  const vector = new Float32Array(DIMENSIONS).map(() => random() - 0.5);
+  const norm = Math.hypot(...vector);
+  return vector.map((x) => x / norm);
+}
+const row = (id: string, project: string, vector = unit()): VectorRow => ({ id, project, file: `${id}.md`, name: id, textHash: id, vector });
+const PROJECTS = ['/a', '/b', '/c', ''];
+
+async function agree(mirrored: VectorStore, lance: VectorStore, queries = 15): Promise<void> {
+  for (let i = 0; i < queries; i++) {
+    const query = unit();
+    const project = PROJECTS[i % 3]!;
+    const [mine, theirs] = await Promise.all([mirrored.nearest(query, { project, limit: 10 }), lance.nearest(query, { project, limit: 10 })]);
+    expect(mine.map((hit) => hit.id)).toEqual(theirs.map((hit) => hit.id));
+    mine.forEach((hit, j) => expect(hit.cosine).toBeCloseTo(theirs[j]!.cosine, 4));
+  }
+}
+
+describe('VectorStore.nearest from its in-memory mirror', () => {
+  it('ranks as LanceDB does, through its own upserts, removals and compaction, and another handle’s writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
+    dirs.push(dir);
+    const options = { dir, model: 'test-model', dimensions: DIMENSIONS };
+    const mirrored = new VectorStore(options);
+    const lance = new VectorStore({ ...options, mirrorMaxRows: 0 });
+    const other = new VectorStore(options);
+    try {
+      expect(await mirrored.nearest(unit(), { project: '/a', limit: 10 })).toEqual([]);
+      await mirrored.upsert(Array.from({ length: 300 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
+      await agree(mirrored, lance);
+      // Its own writes: new vectors for some, a few removed, a compaction.
+      await mirrored.upsert(Array.from({ length: 40 }, (_, i) => row(`m${i * 7}`, PROJECTS[(i + 1) % 4]!)));
+      await mirrored.remove(['m1', 'm2', 'm3', 'm299', 'absent']);
+      await mirrored.optimize();
+      await agree(mirrored, lance);
+      // Another handle writes a row right on the query: the mirror sees the table moved.
+      const query = unit();
+      await other.upsert([row('from-another-handle', '/a', query)]);
+      expect((await mirrored.nearest(query, { project: '/a', limit: 3 }))[0]).toMatchObject({ id: 'from-another-handle' });
+      await other.remove(['from-another-handle']);
+      expect((await mirrored.nearest(query, { project: '/a', limit: 3 })).map((hit) => hit.id)).not.toContain('from-another-handle');
+      await agree(mirrored, lance);
+      // Dropped and filled again (a rebuild).
+      await mirrored.drop();
+      expect(await mirrored.nearest(query, { project: '/a', limit: 3 })).toEqual([]);
+      await mirrored.upsert([row('after-drop', '', query)]);
+      expect(await mirrored.nearest(query, { project: '/b', limit: 3 })).toMatchObject([{ id: 'after-drop' }]);
+    } finally {
+      await Promise.all([mirrored.close(), lance.close(), other.close()]);
+    }
+  });
+
+  it('leaves a table larger than mirrorMaxRows to LanceDB, with the same answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
+    dirs.push(dir);
+    const small = new VectorStore({ dir, model: 'test-model', dimensions: DIMENSIONS, mirrorMaxRows: 50 });
+    const lance = new VectorStore({ dir, model: 'test-model', dimensions: DIMENSIONS, mirrorMaxRows: 0 });
+    try {
+      await small.upsert(Array.from({ length: 120 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
+      await agree(small, lance, 5);
+    } finally {
+      await Promise.all([small.close(), lance.close()]);
+    }
+  });
+});
