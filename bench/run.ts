@@ -26,6 +26,7 @@ import { recallIndexBench } from './recall-index-bench.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './recall-bench.js';
 import { viewerBench } from './viewer-bench.js';
+import { mcpSearchBench } from './mcp-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -43,6 +44,7 @@ try {
   benchRecallIndex();
   await benchRecall();
   await benchViewer();
+  await benchMcp();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -69,6 +71,17 @@ async function benchViewer(): Promise<void> {
     target: 'reported',
     ok: true,
     detail: `${ms(r.timelinePage)} over HTTP (${(r.timelineBytes / 1024).toFixed(0)} KiB); a 403 round trip ${ms(r.refused)}`,
+  });
+}
+
+async function benchMcp(): Promise<void> {
+  const r = await mcpSearchBench({ repo, scratch, runs: 20, size: 1_000 });
+  rows.push({
+    what: 'MCP search_memories round trip vs engram query',
+    ratio: r.mcpMs / r.queryMs,
+    target: '≤ 1.00',
+    ok: r.mcpMs <= r.queryMs && r.same === r.runs,
+    detail: `median ${r.mcpMs.toFixed(1)} ms (p95 ${r.mcpP95Ms.toFixed(1)} ms) vs ${r.queryMs.toFixed(1)} ms; 1,000 memories; same ranking in ${r.same}/${r.runs} runs, ${r.found} found something`,
   });
 }
 

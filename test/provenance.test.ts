@@ -65,6 +65,33 @@ describe('provenance', () => {
     }
   });
 
+  it('names the distillation a memory came from and the one that corroborated it, with the LLM\'s answer; a supersession', async () => {
+    const h = newHome();
+    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
+    try {
+      const pnpm = { type: 'feedback', name: 'Install with pnpm', description: 'use pnpm, not npm, to install packages in this repo', body: 'npm breaks the lockfile.' };
+      const answer = (name: string) => ({ episode: { name, description: `what happened: ${name}`, body: `${name}, in detail.` }, candidates: [pnpm] });
+      const completed = (session: string, name: string) => event('DistillCompleted', { upToSeq: 1, attempt: 1, via: 'llm', raw: JSON.stringify(answer(name)), answer: answer(name), notes: [] }, { session });
+      await engine.record([completed('s-one', 'Fixed the refund bug'), completed('s-two', 'Moved CI to arm')]);
+      const seen = await memoryProvenance(engine, 'Install with pnpm', { project });
+      expect(seen.memory.status).toBe('active');
+      expect(seen.steps.map((s) => [s.action, s.by, s.session, s.type])).toEqual([
+        ['created', 'distiller', 's-one', 'DistillCompleted'],
+        ['reinforced', 'distiller', 's-two', 'DistillCompleted'],
+      ]);
+      expect(seen.steps[0]!.detail).toBe('provisional, confidence 0.3');
+      // The step's event is the recorded answer: the LLM's raw text and what was checked of it.
+      expect(seen.steps[0]!.event?.data).toMatchObject({ via: 'llm', raw: expect.stringContaining('Install with pnpm'), answer: { candidates: [pnpm] } });
+      await engine.record([
+        event('MemoryProposed', proposal('new', 'Install with bun', 'use bun to install packages', 'user')),
+        event('MemorySuperseded', { memoryId: seen.memory.id, by: 'new' }),
+      ]);
+      expect((await memoryProvenance(engine, 'Install with pnpm')).steps.at(-1)).toMatchObject({ action: 'superseded', detail: 'by Install with bun', type: 'MemorySuperseded' });
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('appends a page at a time, recorded twice is stored once, and a rebuild gives the same rows', async () => {
     const h = newHome();
     const engine = await Engine.open({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });

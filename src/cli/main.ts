@@ -19,6 +19,7 @@ import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
+import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
 import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { uiCli } from './ui-cli.js';
@@ -26,8 +27,10 @@ import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Termina
 
 const USAGE = `engram — long-term memory for Claude Code
 
-  engram install [--settings PATH]       add engram's hooks to Claude Code's settings.json
-  engram uninstall [--settings PATH]     remove exactly engram's hooks
+  engram install [--settings PATH] [--claude-json PATH]
+                                         add engram's hooks to Claude Code's settings.json and its MCP server at user scope
+  engram uninstall [--settings PATH] [--claude-json PATH]
+                                         remove exactly engram's hooks and MCP server
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
   engram worker --drain                  ingest, project and react until nothing is left, then exit
@@ -74,7 +77,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
   switch (command) {
     case 'install':
     case 'uninstall': {
-      const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
+      const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' }, 'claude-json': { type: 'string' } } });
       const settingsPath = values.settings ?? defaultSettingsPath(env);
       const hooksDir = fileURLToPath(new URL('../../hooks/', import.meta.url));
       const report = command === 'install'
@@ -83,6 +86,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       const summary = Object.entries(report.events).map(([event, change]) => `  ${event.padEnd(20)} ${change}`).join('\n');
       terminal.stdout.write(`${report.changed ? 'updated' : 'unchanged'}: ${report.settingsPath}\n${summary}\n`);
       if (report.backupPath) terminal.stdout.write(`backup: ${report.backupPath}\n`);
+      // The MCP server, at user scope beside the hooks.
+      const claudeJsonPath = values['claude-json'] ?? defaultClaudeJsonPath(env);
+      const mcp = command === 'install'
+        ? await installMcpServer({ claudeJsonPath, cliPath: fileURLToPath(import.meta.url), now: clock.now() })
+        : await uninstallMcpServer({ claudeJsonPath, now: clock.now() });
+      terminal.stdout.write(`MCP server ${MCP_SERVER_NAME}: ${mcp.change} in ${mcp.path}\n`);
+      if (mcp.backupPath) terminal.stdout.write(`backup: ${mcp.backupPath}\n`);
       if (report.missingScripts.length > 0) {
         terminal.stderr.write(`warning: the hooks are not built yet (${report.missingScripts[0]} is missing): run \`npm run build\`\n`);
       }

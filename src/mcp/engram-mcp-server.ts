@@ -87,7 +87,7 @@ export function engramMcpServer(connection: WorkerConnection, options: EngramMcp
     },
     async ({ name, file, project: given, history }) => {
       if ((name === undefined) === (file === undefined)) throw new EngramError('USAGE', 'give exactly one of name or file');
-      const answers = await connection.ask({ op: 'provenance', query: name ?? basename(file!), project: project(given), limit: history ?? 50 });
+      const answers = await connection.ask({ op: 'provenance', query: name ?? (isAbsolute(file!) ? resolve(file!) : basename(file!)), project: project(given), limit: history ?? 50 });
       const found = answers.find((a) => a.t === 'provenance');
       if (!found || found.t !== 'provenance') throw new EngramError('USAGE', errorText(answers) || 'the worker gave no answer');
       const { memory, total, steps } = found.provenance;
@@ -145,10 +145,10 @@ export function engramMcpServer(connection: WorkerConnection, options: EngramMcp
     'timeline',
     {
       title: 'Session timeline',
-      description: "Past Claude Code sessions, most recent first, each with its one-line trace (prompts, tool calls, failures, compactions, whether it was distilled).",
+      description: "Past Claude Code sessions, the latest begun first, each with its one-line trace (prompts, tool calls, failures, compactions, whether it was distilled). `more` says whether older ones fit too.",
       inputSchema: {
         project: z.string().max(4096).optional().describe('Project directory (absolute). Default: the directory you work in. "all" for every project.'),
-        since: z.string().max(40).optional().describe('Sessions active since this date (YYYY-MM-DD) or ISO time.'),
+        since: z.string().max(40).optional().describe('Sessions begun since this date (YYYY-MM-DD) or ISO time.'),
         until: z.string().max(40).optional().describe('Sessions begun until this date (YYYY-MM-DD) or ISO time.'),
         limit: z.number().int().min(1).max(200).optional().describe('At most this many sessions. Default 20.'),
       },

@@ -7,7 +7,10 @@ import type { Request, Response } from '../workers/socket/socket-protocol.js';
 export interface WorkerConnectionOptions {
   /** The CLI that runs the worker when none does. */
   cliPath: string;
-  /** How long a request waits for a worker to come up (started, or handing over) before it fails. Default 30,000 ms. */
+  /**
+   * How long a request waits for a worker to come up (started, or handing over) before it fails.
+   * Default 30,000 ms; 3,000 ms with ENGRAM_WORKER_AUTOSTART=0, where only someone else starts one.
+   */
   startTimeoutMs?: number;
 }
 
@@ -39,7 +42,7 @@ export class WorkerConnection {
 
   /** Every answer the worker gave to one request. */
   async ask(request: Request): Promise<Response[]> {
-    const deadline = Date.now() + (this.#options.startTimeoutMs ?? 30_000);
+    const deadline = Date.now() + (this.#options.startTimeoutMs ?? (this.#env.ENGRAM_WORKER_AUTOSTART === '0' ? 3_000 : 30_000));
     for (;;) {
       if (!this.#ensured) {
         // Also makes an older build's worker hand over, as a hook of this build would.

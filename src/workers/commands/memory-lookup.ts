@@ -13,7 +13,7 @@ export async function listMemories(engine: Engine, project: string | undefined):
 }
 
 /**
- * The memory a user means by `query`: its id, its file name (with or without `.md`), or its name
+ * The memory a user means by `query`: its id, its file name (with or without `.md`) or path, or its name
  * (any case), the project's own before a global one. A query that fits several is refused with
  * their files listed, never guessed.
  */
@@ -21,7 +21,9 @@ export async function findMemory(engine: Engine, query: string, project: string 
   const memories = await listMemories(engine, undefined);
   const wanted = query.trim().toLowerCase();
   const fits = (memory: MemoryRow) =>
-    memory.id === query || memory.file.toLowerCase() === wanted || memory.file.toLowerCase() === `${wanted}.md` || memory.name.toLowerCase() === wanted;
+    memory.id === query || memory.file.toLowerCase() === wanted || memory.file.toLowerCase() === `${wanted}.md` || memory.name.toLowerCase() === wanted ||
+    // Its file's whole path, where it is or in `_archive/` (the MCP server's get_memory passes what the agent read).
+    query === `${engine.paths.claude}/${memory.dir}/${memory.file}` || query === `${engine.paths.claude}/${memory.dir}/_archive/${memory.file}`;
   let candidates = memories.filter(fits);
   if (candidates.length > 1 && project !== undefined) {
     const own = candidates.filter((memory) => memory.project === project);

@@ -60,7 +60,8 @@ export type Progress = (done: number, total: number) => void;
 /** Committed rows of one projection, for reactors and queries. */
 export interface CommittedRows {
   get(key: string): Promise<unknown>;
-  entries(prefix?: string): AsyncIterable<[string, unknown]>;
+  /** In key order; `reverse`: last key first (default false). */
+  entries(prefix?: string, options?: { reverse?: boolean }): AsyncIterable<[string, unknown]>;
 }
 
 interface Lane {
@@ -195,7 +196,7 @@ export class ProjectionRunner {
         const [row] = await lane.store.rows([key]);
         return row;
       },
-      entries: (prefix) => (lane.store && !lane.resetPending ? lane.store.entries(prefix) : (async function* () {})()),
+      entries: (prefix, options) => (lane.store && !lane.resetPending ? lane.store.entries(prefix, options) : (async function* () {})()),
     };
   }
 

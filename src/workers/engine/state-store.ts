@@ -194,8 +194,9 @@ export class LaneStore {
     return values.map((bytes) => (bytes === undefined ? undefined : this.#decodeRow(bytes)));
   }
 
-  async *entries(prefix = ''): AsyncIterable<[string, unknown]> {
-    for await (const [key, bytes] of this.#sub.iterator({ gte: ROW + prefix, lt: `${ROW}${prefix}\uffff` })) {
+  /** Rows whose key starts with `prefix`, in key order (`reverse`: last key first; default false). */
+  async *entries(prefix = '', options: { reverse?: boolean } = {}): AsyncIterable<[string, unknown]> {
+    for await (const [key, bytes] of this.#sub.iterator({ gte: ROW + prefix, lt: `${ROW}${prefix}\uffff`, reverse: options.reverse ?? false })) {
       yield [key.slice(ROW.length), this.#decodeRow(bytes)];
     }
   }

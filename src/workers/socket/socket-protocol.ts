@@ -97,7 +97,7 @@ export const requestSchema = z.discriminatedUnion('op', [
     query: z.string().min(1).max(1000),
     /** Its project, which wins when a name fits memories of several. */
     project: z.string().max(4096).optional(),
-    /** At most this many steps, the newest. Default: all. */
+    /** At most this many steps, the newest. Default 500, so one answer line stays within bounds however long the history. */
     limit: z.number().int().positive().max(100_000).optional(),
   }),
   z.object({

@@ -182,14 +182,19 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
       await send({ t: 'exit', code: 1 });
       return;
     }
-    const found = await options.search(request);
-    await send({ t: 'found', hits: found.hits, problems: found.problems });
-    await send({ t: 'exit', code: 0 });
+    try {
+      const found = await options.search(request);
+      await send({ t: 'found', hits: found.hits, problems: found.problems });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: 1 });
+    }
     return;
   }
   if (request.op === 'provenance') {
     try {
-      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit });
+      const provenance = await memoryProvenance(options.engine, request.query, { project: request.project, limit: request.limit ?? 500 });
       await send({ t: 'provenance', provenance });
       await send({ t: 'exit', code: 0 });
     } catch (err) {
