@@ -42,6 +42,9 @@ export interface Viewer {
   close(): Promise<void>;
 }
 
+/** A memory's newest steps of provenance shown: a memory reinforced a thousand times still makes a short page. */
+const HISTORY_SHOWN = 200;
+
 /** Largest POST body an action takes. */
 const MAX_BODY = 8 * 1024;
 
@@ -142,8 +145,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         const row = (await source.rows('memories').get(`mem:${query.id}`)) as MemoryRow | undefined;
         if (!row) throw new HttpError(404, `no memory ${query.id}${seq === undefined ? '' : ` as of seq ${seq}`}`);
         // The memory's provenance as of the same point as the page (provenance-rows of a replay, or live).
-        const { steps } = await provenanceSteps(source.rows('provenance'), row);
-        page = memoryPage(ctx, row, steps, query.msg);
+        const { steps, total } = await provenanceSteps(source.rows('provenance'), row, HISTORY_SHOWN);
+        page = memoryPage(ctx, row, steps, total, query.msg);
         break;
       }
       case '/event': {

@@ -14,7 +14,7 @@ import { scoreOf } from './memories-page.js';
  * take on it (each a form that POSTs with the token), and its provenance: every event that made
  * or changed it, each linked to the event and to its session.
  */
-export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly ProvenanceStep[], message: string | undefined): string {
+export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly ProvenanceStep[], total: number, message: string | undefined): string {
   const file = renderMemoryFile(memoryFileContent(row));
   const frontmatter = /^---\n([\s\S]*?)\n---\n?/.exec(file)?.[1] ?? '';
   const scored = scoreOf(row.id, row.project, row, row.verification?.penalty ?? 0, ctx.now);
@@ -31,7 +31,7 @@ ${message ? html`<div class="msg" id="message">${message}</div>` : ''}
 <h2>Provenance</h2>
 ${history.length === 0
     ? html`<p class="muted">No provenance recorded for it (a rebuild of the provenance projection makes it).</p>`
-    : html`<table id="provenance"><thead><tr><th>seq</th><th>when</th><th>what</th><th>by</th><th>detail</th><th>session</th></tr></thead><tbody>
+    : html`${total > history.length ? html`<p class="muted">The newest ${history.length} of ${total} events; \`engram memories show NAME --history\` lists them all.</p>` : ''}<table id="provenance"><thead><tr><th>seq</th><th>when</th><th>what</th><th>by</th><th>detail</th><th>session</th></tr></thead><tbody>
 ${history.map((step) => html`<tr><td class="n"><a href="${href(ctx, '/event', { seq: step.seq })}">${step.seq}</a></td><td class="muted">${step.ts.slice(0, 19).replace('T', ' ')}</td><td>${step.action} <span class="muted">(${step.type})</span></td><td>${step.by ?? ''}</td><td>${step.detail ?? ''}</td>
 <td>${step.session === '' ? html`<span class="muted">none</span>` : html`<a class="session" href="${href(ctx, '/log', { session: step.session, before: step.seq + 1 })}">${step.session.slice(0, 12)}</a>`}</td></tr>`)}
 </tbody></table>`}
