@@ -13,7 +13,7 @@ import { searchMemories } from './commands/search-memories.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
-import { startViewer, type Viewer } from '../viewer/viewer-server.js';
+import type { Viewer } from '../viewer/viewer-server.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -164,7 +164,8 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     commands: engineCommands(),
     ui: async (request) => {
       if (stopping) throw new Error('the worker is stopping');
-      viewer ??= startViewer({ engine, port: request.port, onActivity: () => (lastActivity = Date.now()), log });
+      // Loaded on the first `engram ui`: a worker nobody views does not carry the viewer.
+      viewer ??= import('../viewer/viewer-server.js').then(({ startViewer }) => startViewer({ engine, port: request.port, onActivity: () => (lastActivity = Date.now()), log }));
       viewer.catch(() => (viewer = undefined));
       return (await viewer).url;
     },
