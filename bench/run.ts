@@ -22,6 +22,7 @@ import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
 import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
+import { backfillBench } from './backfill-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './recall-bench.js';
@@ -41,6 +42,7 @@ try {
   benchRedaction();
   await benchEmbed();
   benchTranscript();
+  benchBackfill();
   benchRecallIndex();
   await benchRecall();
   await benchViewer();
@@ -176,6 +178,19 @@ function benchTranscript(): void {
     target: 'peak RSS ≤ 200 MB',
     ok: r.captureRssMb <= 200,
     detail: `capture ${(r.captureMs / 1000).toFixed(1)} s (${(r.mb / (r.captureMs / 1000)).toFixed(0)} MB/s), peak RSS ${r.captureRssMb.toFixed(0)} MB; read ${(r.readMs / 1000).toFixed(1)} s, peak RSS ${r.readRssMb.toFixed(0)} MB`,
+  });
+}
+
+function benchBackfill(): void {
+  const r = backfillBench(scratch, 200);
+  const rate = (run: { mb: number; ms: number; events: number }) => `${(run.mb / (run.ms / 1000)).toFixed(1)} MB/s, ${Math.round(run.events / (run.ms / 1000))} events/s`;
+  const ratio = r.big.peakRssMb / r.small.peakRssMb;
+  rows.push({
+    what: `backfill: peak RSS, ${r.big.mb.toFixed(0)} MB vs ${r.small.mb.toFixed(0)} MB transcript`,
+    ratio,
+    target: '≤ 1.50 (flat)',
+    ok: ratio <= 1.5,
+    detail: `${r.big.mb.toFixed(0)} MB: ${(r.big.ms / 1000).toFixed(1)} s, ${rate(r.big)}, ${r.big.events} events, peak RSS ${r.big.peakRssMb.toFixed(0)} MB (${(r.big.ms / r.readMs).toFixed(1)}× streaming its bytes); ${r.small.mb.toFixed(0)} MB: ${rate(r.small)}, peak RSS ${r.small.peakRssMb.toFixed(0)} MB`,
   });
 }
 

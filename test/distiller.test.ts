@@ -234,3 +234,33 @@ describe('engram distill --session', () => {
     await t.h.close();
   });
 });
+
+it('takes a backlog oldest first and, with pauseMs, waits between LLM calls; a stop during the wait leaves the rest for the next round', async () => {
+  const clock = new MovableClock('2026-11-02T12:00:00.000Z');
+  const h = await projectionHarness(join(root, String(++n)));
+  const runner = await h.runner({ clock });
+  let reactors: ReactorRunner;
+  const llm: FakeLlm = { calls: [], next: [] };
+  const base = deps(llm);
+  const lanes = (pauseMs: number) => new ReactorRunner({
+    log: h.log, catalog: defaultCatalog(), runner, store: h.store, paths: resolvePaths({ ENGRAM_HOME: join(h.dir, 'home'), CLAUDE_CONFIG_DIR: h.roots.claude }), clock,
+    // The worker stops while the distiller waits after its first call.
+    reactors: [distillerReactor({ ...base, llm: { run: async (prompt, signal) => (setTimeout(() => reactors.abort(), 20), base.llm!.run(prompt, signal)) } }, { pauseMs })],
+  });
+  // Appended newest first: the queue's order is not the order they happened in.
+  await h.log.append([...session('newer', '2026-11-02T09:00:00.000Z', 3, 5, true), ...session('older', '2026-11-01T09:00:00.000Z', 3, 5, true)]);
+  await runner.catchUp();
+  reactors = lanes(60_000);
+  await reactors.start();
+  await reactors.round();
+  await runner.catchUp();
+  expect(llm.calls).toHaveLength(1);
+  expect(await typesOf(h)).toEqual(['DistillRequested:older', 'DistillCompleted:older']);
+  // The next worker takes up the rest.
+  reactors = lanes(0);
+  await reactors.start();
+  await reactors.round();
+  await runner.catchUp();
+  expect(await typesOf(h)).toEqual(['DistillRequested:older', 'DistillCompleted:older', 'DistillRequested:newer', 'DistillCompleted:newer']);
+  await h.close?.();
+});

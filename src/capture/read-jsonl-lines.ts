@@ -2,7 +2,14 @@ import { createReadStream } from 'node:fs';
 
 /** One line of a JSONL file, as read. */
 export type JsonlLine =
-  | { kind: 'line'; text: string; /** False for a last line with no newline after it: maybe cut short. */ ended: boolean }
+  | {
+    kind: 'line';
+    text: string;
+    /** False for a last line with no newline after it: maybe cut short. */
+    ended: boolean;
+    /** Bytes of the file it took, its newline included: how far a reader has come. */
+    bytes: number;
+  }
   | { kind: 'too-long'; bytes: number };
 
 export interface JsonlLinesOptions {
@@ -41,7 +48,7 @@ export async function* readJsonlLines(path: string, options: JsonlLinesOptions =
     held = 0;
     if (whole.length > max) return { kind: 'too-long', bytes: whole.length };
     const end = whole.length > 0 && whole[whole.length - 1] === 0x0d ? whole.length - 1 : whole.length;
-    return { kind: 'line', text: whole.toString('utf8', 0, end), ended };
+    return { kind: 'line', text: whole.toString('utf8', 0, end), ended, bytes: whole.length + (ended ? 1 : 0) };
   };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let start = 0;

@@ -16,12 +16,14 @@ import { liveWorker, processRunning } from '../workers/live-worker.js';
 import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
 import { runWorker } from '../workers/worker.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
+import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
 import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
 import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
+import { skillsCli } from './skills-cli.js';
 import { uiCli } from './ui-cli.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
@@ -48,15 +50,23 @@ const USAGE = `engram — long-term memory for Claude Code
   engram import DIR [--project PATH | --global]
                                          an existing memory directory's memories, into the project's (default: here)
   engram reconcile [--project PATH]      record memory files changed, added or deleted by hand
-  engram memories list|show|pin|unpin|forget|restore
+  engram memories list|show|pin|unpin|forget|restore|reinforce
                                          the memories, and what a user decides about them
   engram distill --session ID            distill one session now (again, if it was)
+  engram backfill [--since DATE] [--project PATH] [--dry-run] [--no-distill]
+                                         adopt Claude Code's past transcripts and prompt history
   engram graph ENTITY [--project PATH] [--json]
                                          an entity: its type, aliases, relations and the memories that name it
   engram graph backfill [--project PATH] [--limit N]
                                          ask the LLM for the graphs of memories that have none
   engram routes [--project PATH] [--all] [--json]
   engram routes accept|decline ID        distilled proposals for CLAUDE.md and docs/knowledge/
+  engram skills suggest [--project PATH] [--json]
+                                         memories that could become skills: update which own skill, or a new one
+  engram skills accept MEMORY --skill NAME | engram skills decline MEMORY
+                                         record the answer (implemented_in: NAME, or declined) in the memory
+  engram skills curate [--dry-run] [--now ISO]
+                                         captured skills unused 30+ days (stale) or 90+ (archivable)
   engram query TEXT [--project PATH] [--limit K] [--all] [--json]
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
@@ -152,6 +162,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       });
       return runEngineCommand('maintain', { now: values.now, dryRun: values['dry-run'], network: values.network }, ctx);
     }
+    case 'backfill': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { since: { type: 'string' }, project: { type: 'string' }, 'dry-run': { type: 'boolean', default: false }, 'no-distill': { type: 'boolean', default: false } },
+      });
+      if (values.since !== undefined && Number.isNaN(new Date(values.since).getTime())) {
+        throw new EngramError('USAGE', `--since takes a date or an ISO time, not ${JSON.stringify(values.since)}`);
+      }
+      return runEngineCommand('backfill', {
+        since: values.since,
+        project: values.project === undefined ? undefined : resolve(values.project),
+        dryRun: values['dry-run'],
+        distill: !values['no-distill'],
+      }, ctx);
+    }
     case 'distill': {
       const { values } = parseArgs({ args: rest, options: { session: { type: 'string' } } });
       if (!values.session) throw new EngramError('USAGE', 'engram distill --session ID');
@@ -185,6 +210,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       if ((sub === 'accept' || sub === 'decline') && routeId) return runEngineCommand(`routes.${sub}`, { routeId }, ctx);
       throw new EngramError('USAGE', 'engram routes [--project PATH] [--all] [--json] | engram routes accept|decline ID');
     }
+    case 'skills':
+      return skillsCli(rest, ctx);
     case 'query':
       return queryCli(rest, { paths, clock, env, terminal });
     case 'mcp':
@@ -263,7 +290,7 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     const running = await liveWorker(paths);
     if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
   }
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths), embedder: embedderChoice(env) });
+  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths), embedder: embedderChoice(env), skills: skillsFromEnv(env, paths) });
 }
 
 /**

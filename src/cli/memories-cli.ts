@@ -5,7 +5,7 @@ import { runEngineCommand, type EngineCommandContext } from './run-engine-comman
 
 export const MEMORIES_USAGE = `engram memories list [--project PATH] [--all] [--json]
 engram memories show NAME [--history] [--project PATH]
-engram memories pin|unpin|restore NAME [--project PATH]
+engram memories pin|unpin|restore|reinforce NAME [--project PATH]
 engram memories forget NAME [--reason TEXT] [--project PATH]`;
 
 /**
@@ -28,7 +28,7 @@ export async function memoriesCli(args: string[], ctx: EngineCommandContext): Pr
   const project = resolve(values.project ?? process.cwd());
   if (sub === 'list') return runEngineCommand('memories.list', { project, all: values.all, json: values.json }, ctx);
   const query = names.join(' ');
-  if (!['show', 'pin', 'unpin', 'forget', 'restore'].includes(sub ?? '') || query === '') {
+  if (!['show', 'pin', 'unpin', 'forget', 'restore', 'reinforce'].includes(sub ?? '') || query === '') {
     throw new EngramError('USAGE', MEMORIES_USAGE);
   }
   return runEngineCommand(`memories.${sub}`, { query, project, ...(values.reason ? { reason: values.reason } : {}), ...(values.history && sub === 'show' ? { history: true } : {}) }, ctx);

@@ -4,6 +4,7 @@ import type { EngramPaths } from '../paths.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
+import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
@@ -72,6 +73,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
         access: command.access,
         distiller: command.access === 'write' ? distillerFromEnv(ctx.env ?? process.env, ctx.paths) : undefined,
         embedder: embedderChoice(ctx.env ?? process.env),
+        skills: skillsFromEnv(ctx.env ?? process.env, ctx.paths),
       });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;

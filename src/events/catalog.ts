@@ -10,6 +10,8 @@ import { memoryEvents } from './memory-events.js';
 import { distillEvents } from './distill-events.js';
 import { transcriptEvents } from './transcript-events.js';
 import { recallEvents } from './recall-events.js';
+import { skillEvents } from './skill-events.js';
+import { backfillEvents } from './backfill-events.js';
 
 type KnownDefinition =
   | (typeof hookEvents)[number]
@@ -17,7 +19,9 @@ type KnownDefinition =
   | (typeof memoryEvents)[number]
   | (typeof distillEvents)[number]
   | (typeof transcriptEvents)[number]
-  | (typeof recallEvents)[number];
+  | (typeof recallEvents)[number]
+  | (typeof skillEvents)[number]
+  | (typeof backfillEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -40,6 +44,8 @@ export const knownDefinitions: readonly EventDefinition[] = [
   ...distillEvents,
   ...transcriptEvents,
   ...recallEvents,
+  ...skillEvents,
+  ...backfillEvents,
 ];
 
 /**

@@ -77,6 +77,12 @@ export const DistillCompleted = defineEvent({
     answer: distillAnswerSchema,
     /** What checking the answer changed: candidates dropped, text sanitised, and why. */
     notes: z.array(short(300)).check(z.maxLength(20)),
+    /**
+     * When what it learned happened: the session's last activity. The memories it makes are
+     * dated by it, so a session backfilled months later brings memories that have aged since.
+     * Events recorded before it existed have none and are dated by their own time.
+     */
+    learnedAt: z.optional(z.iso.datetime()),
   }),
 });
 

@@ -23,6 +23,8 @@ const reason = z.string().check(z.maxLength(500));
 /** Frontmatter fields engram does not know, in order and place, so a file written back loses none. */
 const extraField = z.object({ key: z.string().check(z.maxLength(200)), value: z.unknown(), flow: z.optional(z.literal(true)) });
 const extra = z.object({ top: z.array(extraField), metadata: z.array(extraField) });
+/** `implemented_in`: the skill (or skills) a memory went into, or `declined`, as its file says. */
+const implementedIn = z.union([z.string().check(z.maxLength(200)), z.array(z.string().check(z.maxLength(200))).check(z.maxLength(20))]);
 
 export const MemoryProposed = defineEvent({
   type: 'MemoryProposed',
@@ -61,6 +63,8 @@ export const MemoryProposed = defineEvent({
      * this memory takes their place, so converting to the index layout loses nothing and moves nothing.
      */
     indexLines: z.optional(z.array(z.string().check(z.maxLength(2000))).check(z.maxLength(50))),
+    /** The file's `implemented_in` (an import, a file adopted where it is): it is suggested as a skill no more. */
+    implementedIn: z.optional(implementedIn),
   }),
 });
 
@@ -101,6 +105,8 @@ export const MemoryEdited = defineEvent({
      * very bytes that were edited. Default: the event's time.
      */
     modified: z.optional(z.string().check(z.maxLength(40))),
+    /** The edited file's `implemented_in`; null: it has none. Absent (events from before it was read): unchanged. */
+    implementedIn: z.optional(z.nullable(implementedIn)),
   }),
 });
 

@@ -9,8 +9,8 @@ import { HookInputRejected } from '../events/hook-events.js';
 import { resolvePaths, type EngramPaths } from '../paths.js';
 import { ensureWorker } from './ensure-worker.js';
 import { payloadOutline } from '../redaction/payload-outline.js';
-import { redactDeepNoLonger } from '../redaction/redact-capped.js';
-import { redactDeep, redactText } from '../redaction/redact.js';
+import { redactEventData } from '../redaction/redact-event-data.js';
+import { redactText } from '../redaction/redact.js';
 import { toolInputPointer } from './tool-input-pointer.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
@@ -104,17 +104,10 @@ function buildEvent(
     } else {
       try {
         body = spec.toEvent({ ...(own.data as object), ...common.data } as never);
-        // Each hook redacts and caps what it keeps; this pass makes sure no field was forgotten.
-        // A marker longer than what it replaces may not fit a field's cap: then nothing grows.
-        const built = body.data;
-        body = { definition: body.definition, data: redactDeep(built) };
-        let checked = body.definition.data.safeParse(body.data);
-        if (!checked.success) {
-          body = { definition: body.definition, data: redactDeepNoLonger(built) };
-          checked = body.definition.data.safeParse(body.data);
-        }
-        if (!checked.success) {
-          problem = `the ${body.definition.type} built from stdin is invalid: ${describeIssues(checked.error)}`;
+        const checked = redactEventData(body.definition, body.data);
+        if (checked.ok) body = { definition: body.definition, data: checked.data };
+        else {
+          problem = checked.problem;
           body = undefined;
         }
       } catch (err) {

@@ -15,7 +15,7 @@ void runHook({
     },
   }),
   // Every source, compaction included: after a compaction the summary is gone from the context.
-  context: (paths, { session, project }) => sessionSummary(paths, session, project),
+  context: (paths, { session, project }, env) => sessionSummary(paths, session, project, env),
 });
 
 // Claude Code has sent the model both as a string and as {id, display_name}.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EngramPaths } from '../paths.js';
 import { ITEM_PREFIX, NOTES_SECTION, SECTION_PREFIX, SUMMARY_FILE_BYTES, SUMMARY_SECTIONS } from '../projections/summary/summary-sections.js';
 import { traceLine } from '../projections/trace-line.js';
-import { summaryViewPath, traceViewPath } from '../projections/view-paths.js';
+import { skillsViewPath, summaryViewPath, traceViewPath } from '../projections/view-paths.js';
 
 const HEADER =
   'engram memory summary: what earlier sessions recorded, strongest first. Quoted text is a memory\'s own wording, kept as data; (global) marks a memory kept for every project.';
@@ -12,6 +12,16 @@ const GLOBAL_MARK = ' (global)';
 const OUTPUT_CHARS = 9500;
 /** A trace view holds three sessions: a few hundred bytes. */
 const TRACE_BYTES = 64 * 1024;
+/** A skills view lists a directory's eligible memories; its footer lines come first, whatever follows. */
+const SKILLS_BYTES = 64 * 1024;
+/** Footer lines taken from one skills view: one for suggestions, one per curator verdict. */
+const SKILL_NOTES = 4;
+/**
+ * engram's skill-capture policy (DESIGN.md "Skills"), said as a fact: the marker is what lets the
+ * curator age a captured skill, and what keeps it from ever touching a hand-written one.
+ */
+export const SKILL_CAPTURE_LINE =
+  'skill capture: a complex workflow likely to recur is kept for later sessions as a SKILL.md in ~/.claude/skills/<name>/ (or the project\'s .claude/skills/<name>/) with `metadata: {engram: captured}` in its frontmatter and the sections When to use, Procedure, Pitfalls, Verification; engram\'s curator ages only skills so marked.';
 
 /**
  * The SessionStart block: the project's summary with the global one merged in (each global item
@@ -20,9 +30,12 @@ const TRACE_BYTES = 64 * 1024;
  * Only `- ` items under the sections it knows are taken from a summary file, so nothing else
  * in it can reach the context.
  */
-export function sessionSummary(paths: EngramPaths, session: string, project: string): string {
+export function sessionSummary(paths: EngramPaths, session: string, project: string, env: NodeJS.ProcessEnv = {}): string {
   const own = readSections(join(paths.views, summaryViewPath(project)));
   const global = readSections(join(paths.views, summaryViewPath('')));
+  // Suggestions and the curator's report join the footer, after the summary's own notes.
+  const skillNotes = [...skillsNotes(join(paths.views, skillsViewPath(project))), ...skillsNotes(join(paths.views, skillsViewPath(''))).map((item) => `${item}${GLOBAL_MARK}`)];
+  if (skillNotes.length > 0) own.set(NOTES_SECTION, [...(own.get(NOTES_SECTION) ?? []), ...skillNotes]);
   const last = lastSession(join(paths.views, traceViewPath(project)), session);
   const blocks: string[] = [];
   for (const section of SUMMARY_SECTIONS) {
@@ -32,6 +45,7 @@ export function sessionSummary(paths: EngramPaths, session: string, project: str
     if (items.length > 0) blocks.push([`${SECTION_PREFIX}${section}`, ...items].join('\n'));
   }
   if (blocks.length === 0) return '';
+  if (env.ENGRAM_SKILL_CAPTURE !== '0') blocks.push(SKILL_CAPTURE_LINE);
   const text = `${HEADER}\n\n${blocks.join('\n\n')}\n`;
   return text.length <= OUTPUT_CHARS ? text : `${text.slice(0, text.lastIndexOf('\n', OUTPUT_CHARS - 1))}\n`;
 }
@@ -51,6 +65,21 @@ function readSections(path: string): Map<string, string[]> {
     } else if (items !== undefined && line.startsWith(ITEM_PREFIX)) items.push(line);
   }
   return sections;
+}
+
+/** The footer lines of a skills view (render-skills-view.ts): only its `- ` items, at most SKILL_NOTES. */
+function skillsNotes(path: string): string[] {
+  const text = readSmall(path, SKILLS_BYTES);
+  if (text === undefined) return [];
+  let notes: unknown;
+  try {
+    notes = (JSON.parse(text) as { notes?: unknown }).notes;
+  } catch {
+    // Cut at the byte bound, or mid-write by an older build: no skill notes this time.
+    return [];
+  }
+  if (!Array.isArray(notes)) return [];
+  return notes.filter((note): note is string => typeof note === 'string' && note.startsWith(ITEM_PREFIX) && !note.includes('\n')).slice(0, SKILL_NOTES);
 }
 
 /** The trace line of the latest session that is not this one (which may already be in the view). */

@@ -26,6 +26,8 @@ export interface FileMemory {
   extra: MemoryFileContent['extra'];
   /** The memory id the file names, if engram wrote it. */
   memoryId?: string;
+  /** `implemented_in`: the skill(s) it went into, or `declined`. */
+  implementedIn?: string | string[];
 }
 
 /**
@@ -40,6 +42,9 @@ export function memoryFromFile(parsed: ParsedMemoryFile): { memory: FileMemory }
   if (parsed.description.length > 1000) return { why: `its description is ${parsed.description.length} characters, over 1000` };
   const contradicts = parsed.contradicts === undefined ? undefined : [parsed.contradicts].flat();
   if (contradicts && (contradicts.length > 20 || contradicts.some((c) => c.length > 200))) return { why: 'it contradicts more than 20 memories, or names one in over 200 characters' };
+  const implemented = parsed.implemented_in;
+  if (implemented !== undefined && [implemented].flat().some((skill) => skill.length > 200)) return { why: 'its implemented_in names a skill in over 200 characters' };
+  if (Array.isArray(implemented) && implemented.length > 20) return { why: 'its implemented_in names more than 20 skills' };
   const idField = parsed.extra.metadata.find((field) => field.key === MEMORY_ID_FIELD);
   const memory: FileMemory = {
     name: parsed.name,
@@ -53,6 +58,7 @@ export function memoryFromFile(parsed: ParsedMemoryFile): { memory: FileMemory }
   if (parsed.confidence !== undefined) memory.confidence = parsed.confidence;
   if (parsed.pinned !== undefined) memory.pinned = parsed.pinned;
   if (contradicts !== undefined) memory.contradicts = contradicts;
+  if (implemented !== undefined) memory.implementedIn = implemented;
   if (parsed.reinforced !== undefined) memory.reinforced = parsed.reinforced;
   const created = isoTime(parsed.created);
   const lastReinforced = isoTime(parsed.last_reinforced);

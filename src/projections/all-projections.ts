@@ -4,6 +4,7 @@ import { isMemoryFileOf, materializeMemories, memoryAdopts } from './memories/ma
 import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
 import { graphProjector, materializeGraph } from './graph/graph.js';
+import { liveSessionsProjector } from './live-sessions.js';
 import { rowsOnlySink, type Projection } from './projector.js';
 import { provenanceProjector } from './provenance/provenance.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
@@ -14,6 +15,7 @@ import { materializeRecalledInSession, recalledInSessionProjector } from './reca
 import { materializeSummary, summaryProjector } from './summary/summary.js';
 import { materializeTrace, traceProjector } from './trace.js';
 import { vectorsProjection, type VectorsSetup } from './vectors/vectors.js';
+import { materializeSkillSuggestions, skillSuggestionsProjector } from './skills/skill-suggestions.js';
 
 export interface ProjectionRoots {
   /** Views that are not memory files: ENGRAM_HOME/views. */
@@ -39,6 +41,8 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
     { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
     { projector: provenanceProjector, sink: rowsOnlySink },
+    { projector: liveSessionsProjector, sink: rowsOnlySink },
+    { projector: skillSuggestionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSkillSuggestions, ownedDirs: ['skills'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

@@ -36,3 +36,8 @@ export function recalledViewPath(session: string): string {
 export function graphViewPath(project: string): string {
   return `graph/${project === '' ? 'global' : projectSlug(project)}.json`;
 }
+
+/** A memory directory's skill suggestions and curator report (projections/skills), named as its summary is. */
+export function skillsViewPath(project: string): string {
+  return `skills/${project === '' ? 'global' : projectSlug(project)}.json`;
+}

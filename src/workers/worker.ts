@@ -40,6 +40,8 @@ export interface WorkerOptions {
   stopGraceMs?: number;
   /** The vectors projection's embedder. Default `off` (the CLI passes ENGRAM_EMBEDDER's, itself `use-lite` by default). */
   embedder?: EmbedderChoice;
+  /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
+  skills?: EngineOptions['skills'];
 }
 
 /**
@@ -200,7 +202,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder });
+      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

@@ -85,6 +85,7 @@ export function memoryFileContent(memory: MemoryRow): MemoryFileContent {
     superseded_by: memory.supersededBy,
     superseded_at: memory.supersededAt,
     pinned: memory.pinned ? true : undefined,
+    implemented_in: typeof memory.implementedIn === 'string' || memory.implementedIn === undefined ? memory.implementedIn : [...memory.implementedIn],
     created: memory.created,
     origin_session: memory.originSession,
     extra: {

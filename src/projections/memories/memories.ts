@@ -7,7 +7,7 @@ import { rowChange, type RowChange } from '../row-change.js';
 import { findSameMemory } from './match-memory.js';
 import { dirEntry, fileNameFor, type DirRow, type HygieneRow, type MemoryRow } from './memory-row.js';
 
-import { answerRoute, promote } from './promotion-gate.js';
+import { answerRoute, promote, promoteAuditedFacts } from './promotion-gate.js';
 import { DIRS, MAINTAINED, dirKey, hygieneKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
 
 export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memory-changes.js';
@@ -29,6 +29,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
     'HygieneReported', 'DistillCompleted', 'RouteAccepted', 'RouteDeclined', 'MemoryGraphed',
+    'SkillSuggestionAccepted', 'SkillSuggestionDeclined', 'TurnAuditCompleted',
   ],
   evolve(state, event) {
     switch (event.type) {
@@ -68,6 +69,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           contradicts: data.contradicts ?? row.contradicts,
           extra: (data.extra as MemoryRow['extra'] | undefined) ?? row.extra,
           editedHash: data.contentHash ?? row.editedHash,
+          implementedIn: data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
           // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
           modified: data.modified ?? event.ts,
         }));
@@ -131,6 +133,14 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       case 'RouteAccepted':
       case 'RouteDeclined':
         return answerRoute(state, event);
+      case 'SkillSuggestionAccepted':
+      case 'SkillSuggestionDeclined': {
+        const implementedIn = event.type === 'SkillSuggestionAccepted' ? event.data.skill : 'declined';
+        // The memory stays where it is, recalled as before: only the suggestion stops.
+        return update(state, event, event.data.memoryId, (row) => (row.implementedIn === implementedIn ? row : { ...row, implementedIn, modified: event.ts }));
+      }
+      case 'TurnAuditCompleted':
+        return promoteAuditedFacts(state, event);
       case 'HygieneReported':
         return [rowChange<MemoriesRow>(hygieneKey(event.data.dir), { ...event.data, at: event.ts })];
       default:

@@ -85,6 +85,7 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     editedHash: undefined,
     verification: undefined,
     ...(data.indexLines ? { indexLines: data.indexLines } : {}),
+    ...(data.implementedIn !== undefined ? { implementedIn: data.implementedIn } : {}),
   };
   const changes = withDir(dirRow, row, event.ts);
   const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];

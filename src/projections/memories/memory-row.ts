@@ -43,6 +43,8 @@ export interface MemoryRow {
   readonly graph?: MemoryGraph;
   /** The inline MEMORY.md entry it was converted from (see MemoryProposed); absent for most. */
   readonly indexLines?: readonly string[];
+  /** The skill the user made of it (`implemented_in`), or `declined`: it is suggested as a skill no more. */
+  readonly implementedIn?: string | readonly string[];
 }
 
 export interface Verification {

@@ -1,4 +1,5 @@
-import type { EventOf } from '../../events/catalog.js';
+import type { DomainEvent, EventOf } from '../../events/catalog.js';
+import type { TurnAuditCompleted } from '../../events/skill-events.js';
 import type { RecordedCandidate as DistillCandidate, DistillCompleted, MemoryGraph } from '../../events/distill-events.js';
 import type { RouteAccepted, RouteDeclined } from '../../events/distill-events.js';
 import { contentHash } from '../../content-hash.js';
@@ -53,7 +54,7 @@ export function promote(state: RowReader<MemoriesRow>, event: Completed): RowCha
   if (!existing) {
     rows.apply(propose(rows, event, {
       memoryId: episodeId(event.session), origin: 'distiller', scope: 'project', name: episode.name, description: episode.description,
-      type: 'project', tier: 'episodic', body: withNewline(episode.body), status: 'active', confidence: EPISODE_CONFIDENCE,
+      type: 'project', tier: 'episodic', body: withNewline(episode.body), status: 'active', confidence: EPISODE_CONFIDENCE, created: learnedAt(event),
     }, { matchSame: false }));
     rows.apply(withGraph(rows, event, episodeId(event.session), episode.graph));
   } else if (existing.editedHash === undefined) {
@@ -71,7 +72,15 @@ export function promote(state: RowReader<MemoriesRow>, event: Completed): RowCha
   return rows.changes();
 }
 
-function gate(rows: Overlay, event: Completed, candidate: DistillCandidate): RowChange<MemoriesRow>[] {
+/**
+ * A distillation's memories are dated by when the session happened, when it says so (see
+ * DistillCompleted); an audited turn's by the audit, which follows the turn.
+ */
+function learnedAt(event: DomainEvent): string {
+  return event.type === 'DistillCompleted' ? (event.data.learnedAt ?? event.ts) : event.ts;
+}
+
+function gate(rows: Overlay, event: DomainEvent, candidate: DistillCandidate): RowChange<MemoriesRow>[] {
   const id = `distilled:${event.session}:${contentHash(`${candidate.type}\n${candidate.name}`).slice(0, 12)}`;
   if (rows.get(memoryKey(id))) return [];
   const dir = rows.get(dirKey(projectMemoryDir(event.project))) as DirRow | undefined;
@@ -83,13 +92,13 @@ function gate(rows: Overlay, event: Completed, candidate: DistillCandidate): Row
       const row = rows.get(memoryKey(same)) as MemoryRow;
       // A session does not corroborate itself.
       if (row.originSession === event.session) return [];
-      return update(rows, event, same, (before) => reinforce(before, event.ts));
+      return update(rows, event, same, (before) => reinforce(before, learnedAt(event)));
     }
   }
   const proposed = propose(rows, event, {
     memoryId: id, origin: 'distiller', scope: 'project', name: candidate.name, description: candidate.description, type: candidate.type,
     tier: candidate.tier, body: withNewline(candidate.body), status: 'provisional', confidence: PROVISIONAL_CONFIDENCE,
-    contradicts: candidate.contradicts,
+    contradicts: candidate.contradicts, created: learnedAt(event),
   }, { matchSame: false });
   const after = new Overlay(rows);
   after.apply(proposed);
@@ -105,6 +114,19 @@ function proposeRoute(rows: Overlay, event: Completed, candidate: DistillCandida
     body: candidate.body, proposedAt: event.ts, status: 'proposed', path: undefined,
   };
   return [rowChange<MemoriesRow>(routeKey(routeId), route as unknown as MemoriesRow), ...countRoutes(rows, event.project, event.ts, +1)];
+}
+
+/**
+ * The post-turn audit's facts, through the same gate as a distilled candidate: one that says
+ * what an earlier session's memory says reinforces it, any other is a new provisional memory.
+ * Only memories: a fact routed elsewhere is dropped, and nothing here touches a skill.
+ */
+export function promoteAuditedFacts(state: RowReader<MemoriesRow>, event: EventOf<typeof TurnAuditCompleted>): RowChange<MemoriesRow>[] {
+  const rows = new Overlay(state);
+  for (const fact of event.data.facts) {
+    if ((fact.destination ?? 'memory') === 'memory') rows.apply(gate(rows, event, fact));
+  }
+  return rows.changes();
 }
 
 /** A route's answer: accepted (written by the CLI, recorded here) or declined. Only a proposed route changes. */
@@ -125,7 +147,7 @@ function countRoutes(rows: RowReader<MemoriesRow>, project: string, at: string, 
   return [rowChange<MemoriesRow>(dirKey(dir), { ...row, pendingRoutes: pendingRoutes === 0 ? undefined : pendingRoutes })];
 }
 
-function withGraph(rows: Overlay, event: Completed, id: string, graph: MemoryGraph | undefined): RowChange<MemoriesRow>[] {
+function withGraph(rows: Overlay, event: DomainEvent, id: string, graph: MemoryGraph | undefined): RowChange<MemoriesRow>[] {
   if (!graph || (graph.entities.length === 0 && graph.relations.length === 0)) return [];
   return update(rows, event, id, (row) => ({ ...row, graph }));
 }

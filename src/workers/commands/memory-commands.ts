@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
-import { MemoryForgotten, MemoryPinned, MemoryRestored, MemoryUnpinned } from '../../events/memory-events.js';
+import { MemoryForgotten, MemoryPinned, MemoryReinforced, MemoryRestored, MemoryUnpinned } from '../../events/memory-events.js';
 import { strength } from '../../memories/scores.js';
 import { renderMemoryFile } from '../../memories/memory-file.js';
 import { memoryFileContent } from '../../projections/memories/materialize-memories.js';
@@ -77,7 +77,14 @@ export const memoriesRestore = memoryChange(
   'restored',
 );
 
-type Definition = typeof MemoryPinned | typeof MemoryUnpinned | typeof MemoryForgotten | typeof MemoryRestored;
+/** The user says it again: confidence +0.1 (at most 1), reinforced +1, a provisional memory becomes active. */
+export const memoriesReinforce = memoryChange(
+  'memories.reinforce',
+  (memory) => (memory.archived ? undefined : { definition: MemoryReinforced, data: { memoryId: memory.id, by: 'user' } }),
+  'reinforced',
+);
+
+type Definition = typeof MemoryPinned | typeof MemoryUnpinned | typeof MemoryForgotten | typeof MemoryRestored | typeof MemoryReinforced;
 
 /** A command that records one event about the memory a user names, then shows where it is now. */
 function memoryChange(name: string, make: (memory: MemoryRow, reason: string | undefined) => { definition: Definition; data: unknown } | undefined, done: string) {

@@ -26,6 +26,11 @@ import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
 import { transcriptCaptureReactor } from '../reactors/transcript-capture.js';
 import { reconcilerReactor } from '../reactors/reconciler.js';
+import { skillFilesReactor } from '../reactors/skill-files.js';
+import { skillMatcherReactor } from '../reactors/skill-matcher.js';
+import { skillCuratorReactor } from '../reactors/skill-curator.js';
+import { turnAuditReactor } from '../reactors/turn-audit.js';
+import type { SkillsSetup } from '../reactors/skills-from-env.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -52,6 +57,8 @@ export interface EngineOptions {
    * `off`: no vectors projection, no model; the worker and the CLI pass the environment's choice.
    */
   embedder?: EmbedderChoice;
+  /** The skills reactors' settings: match threshold, curator, post-turn audit (see skillsFromEnv). Default: their defaults, no audit. */
+  skills?: SkillsSetup;
 }
 
 /** What recall needs for its vector list (searchVectors): the table and the query embedder. */
@@ -165,6 +172,10 @@ export class Engine {
           transcriptCaptureReactor(),
           reconcilerReactor(),
           ...(options.distiller ? [distillerReactor(options.distiller.deps, options.distiller.options)] : []),
+          skillFilesReactor({ userManifests: options.skills?.userManifests }),
+          skillMatcherReactor({ embedder: options.skills?.embedder ?? vectors?.indexer, threshold: options.skills?.matchThreshold }),
+          skillCuratorReactor(options.skills?.curator),
+          ...(options.skills?.audit ? [turnAuditReactor(options.skills.audit)] : []),
         ],
       });
       await reactors.start();
@@ -214,6 +225,11 @@ export class Engine {
     const appended = await this.reactors.runOnce(distillerReactor(this.#options.distiller.deps, { ...this.#options.distiller.options, only: session }));
     await this.runner.catchUp();
     return appended;
+  }
+
+  /** The skills reactors' settings this engine was opened with (see skillsFromEnv). */
+  get skills(): SkillsSetup | undefined {
+    return this.#options.skills;
   }
 
   /** The distiller's LLM, when this process has one (see distillerFromEnv). */

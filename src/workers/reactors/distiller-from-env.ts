@@ -14,15 +14,13 @@ const DETAIL_CAP = 2000;
 /**
  * The distiller as this environment configures it: `ENGRAM_DISTILLER=off` runs none; the LLM is
  * `ENGRAM_LLM_CMD` or `claude` on PATH, else there is none and episodes come from the trace;
- * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call. One LlmRunner per process, so two
+ * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call; `ENGRAM_DISTILL_PAUSE_MS` (default 0) spaces
+ * one call from the next. One LlmRunner per process, so two
  * calls never overlap.
  */
 export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { deps: DistillerDeps; options?: DistillerOptions } | undefined {
   if (env.ENGRAM_DISTILLER === 'off') return undefined;
-  const timeout = Number(env.ENGRAM_LLM_TIMEOUT_MS);
-  const runner = llmAvailable(env)
-    ? new LlmRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) })
-    : undefined;
+  const pauseMs = Number(env.ENGRAM_DISTILL_PAUSE_MS);
   return {
     deps: {
       capture: async (path) => {
@@ -30,14 +28,7 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
         const captured = await captureTranscript(path);
         return { excerpt: captured.excerpt, notes: captured.notes };
       },
-      llm: runner && {
-        run: async (prompt, signal) => {
-          const result = await runner.run(prompt, { signal });
-          if (result.ok) return { ok: true, stdout: result.stdout };
-          const detail = `${result.command}: ${result.reason}${result.exitCode === null ? '' : ` (exit ${result.exitCode})`}${result.stderr ? `: ${result.stderr}` : ''}`;
-          return { ok: false, reason: result.reason, detail: redactCapped(detail, DETAIL_CAP) };
-        },
-      },
+      llm: llmFromEnv(env, paths),
       prompt: (inputs) => buildDistillPrompt({ transcript: inputs.excerpt, trace: inputs.trace, index: inputs.index }),
       parse: (stdout) => {
         const parsed = parseDistillAnswer(stdout);
@@ -45,6 +36,26 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
         return { ok: true, answer: parsed.answer, notes: parsed.notes.map((note) => `${note.code} at ${note.at}: ${note.detail}`.slice(0, 300)) };
       },
       redact: (text) => redactCapped(text, 64_000),
+    },
+    ...(Number.isFinite(pauseMs) && pauseMs > 0 ? { options: { pauseMs } } : {}),
+  };
+}
+
+/**
+ * The LLM as this environment configures it (`ENGRAM_LLM_CMD`, else `claude` on PATH, else
+ * none), bounded by `ENGRAM_LLM_TIMEOUT_MS` (default 120000): the distiller's, and the post-turn
+ * audit's. Its failures come back redacted, never thrown.
+ */
+export function llmFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): DistillerDeps['llm'] {
+  if (!llmAvailable(env)) return undefined;
+  const timeout = Number(env.ENGRAM_LLM_TIMEOUT_MS);
+  const runner = new LlmRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) });
+  return {
+    run: async (prompt, signal) => {
+      const result = await runner.run(prompt, { signal });
+      if (result.ok) return { ok: true, stdout: result.stdout };
+      const detail = `${result.command}: ${result.reason}${result.exitCode === null ? '' : ` (exit ${result.exitCode})`}${result.stderr ? `: ${result.stderr}` : ''}`;
+      return { ok: false, reason: result.reason, detail: redactCapped(detail, DETAIL_CAP) };
     },
   };
 }

@@ -40,6 +40,12 @@ export interface DistillerOptions {
   attempts?: number;
   /** Only this session (`engram distill --session`): distilled whatever its state. */
   only?: string;
+  /**
+   * How long to wait after an LLM call before the next one in the same round: a backlog (a
+   * backfill's months) is spread out instead of fired back to back. A stopping worker cuts the
+   * wait short; what was not distilled waits for the next round. Default 0.
+   */
+  pauseMs?: number;
 }
 
 /** DESIGN.md: a session with fewer prompts and fewer tool calls than these is trivial. */
@@ -66,10 +72,18 @@ export function distillerReactor(deps: DistillerDeps, options: DistillerOptions 
     async react(ctx): Promise<Envelope[]> {
       const rows = ctx.runner.rowsOf('distill');
       const pending = options.only !== undefined ? [options.only] : await waiting(rows.entries(PENDING));
+      const sessions: DistillSession[] = [];
       for (const id of pending) {
-        if (ctx.signal.aborted) break;
         const session = (await rows.get(sessionKey(id))) as DistillSession | undefined;
-        if (!session) continue;
+        if (session) sessions.push(session);
+      }
+      // Oldest first: a backlog (a backfill of months) is learned in the order it happened, so a
+      // later session corroborates an earlier one, as it would have live.
+      sessions.sort((a, b) => (a.lastAt < b.lastAt ? -1 : a.lastAt > b.lastAt ? 1 : a.session < b.session ? -1 : 1));
+      let called = false;
+      for (const session of sessions) {
+        if (called && options.pauseMs) await pause(options.pauseMs, ctx.signal);
+        if (ctx.signal.aborted) break;
         const now = ctx.clock.now().getTime();
         if (options.only === undefined) {
           if (session.lastSeq <= session.handledSeq) continue;
@@ -78,14 +92,15 @@ export function distillerReactor(deps: DistillerDeps, options: DistillerOptions 
         }
         // The capture reactor reads an ended session's transcript: give it a minute to record it.
         if (options.only === undefined && awaitsCapture(session, now)) continue;
-        await distillOne(ctx, deps, session, { attempts, force: options.only !== undefined });
+        called = await distillOne(ctx, deps, session, { attempts, force: options.only !== undefined });
       }
       return [];
     },
   };
 }
 
-async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: DistillSession, how: { attempts: number; force: boolean }): Promise<void> {
+/** Distills one session; whether it asked the LLM. */
+async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: DistillSession, how: { attempts: number; force: boolean }): Promise<boolean> {
   const tag = contentHash(session.session).slice(0, 16);
   const upToSeq = session.lastSeq;
   const at = ctx.clock.now().toISOString();
@@ -94,7 +109,7 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
   });
   if (!how.force && session.prompts < MIN_PROMPTS && session.toolCalls < MIN_TOOL_CALLS) {
     await ctx.record([envelope('DistillSkipped', 'skipped', { upToSeq, reason: `trivial: ${session.prompts} prompts, ${session.toolCalls} tool calls` })]);
-    return;
+    return false;
   }
   const attempt = session.failures + 1;
   // `engram distill --session` is a new cause each time it is asked: its events get ids of their
@@ -107,24 +122,44 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
     const answer = traceEpisode(session, session.lastAt.slice(0, 10));
     await ctx.record([
       envelope('DistillRequested', `${key}:requested`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', ...inputs, promptHash: '' }),
-      envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'] }),
+      envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: Math.min(attempt, 10), via: 'trace', raw: '', answer, notes: ['no LLM configured: the episode is the trace'], ...learned(session) }),
     ]);
-    return;
+    return false;
   }
   const prompt = deps.prompt(inputs);
   const recordedAttempt = Math.min(attempt, 10);
   await ctx.record([envelope('DistillRequested', `${key}:requested`, { upToSeq, attempt: recordedAttempt, via: 'llm', ...inputs, promptHash: contentHash(prompt) })]);
   const outcome = await deps.llm.run(prompt, ctx.signal);
   // Stopped by the worker: nothing is recorded, the next worker asks again.
-  if (ctx.signal.aborted) return;
+  if (ctx.signal.aborted) return true;
   const parsed: ParsedAnswer = outcome.ok ? deps.parse(outcome.stdout) : outcome;
   const raw = outcome.ok ? deps.redact(outcome.stdout).slice(0, RAW_CAP) : undefined;
   if (parsed.ok) {
-    await ctx.record([envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20) })]);
+    await ctx.record([envelope('DistillCompleted', `${key}:completed`, { upToSeq, attempt: recordedAttempt, via: 'llm', raw: raw ?? '', answer: parsed.answer, notes: parsed.notes.slice(0, 20), ...learned(session) })]);
   } else {
     const final = how.force || attempt >= how.attempts;
     await ctx.record([envelope('DistillFailed', `${key}:failed`, { upToSeq, attempt: recordedAttempt, reason: parsed.reason.slice(0, 60), detail: deps.redact(parsed.detail).slice(0, 2000), raw, final })]);
   }
+  return true;
+}
+
+/** Waits `ms`, or less when the signal fires. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** When the session's activity happened, which dates what it taught (DistillCompleted.learnedAt). */
+function learned(session: DistillSession): { learnedAt?: string } {
+  return session.lastAt === '' ? {} : { learnedAt: new Date(session.lastAt).toISOString() };
 }
 
 async function waiting(entries: AsyncIterable<[string, unknown]>): Promise<string[]> {

@@ -193,6 +193,7 @@ export function proposalFromFile(memory: FileMemory, project: string, memoryId: 
     ...(memory.created !== undefined ? { created: memory.created } : {}),
     ...(memory.lastReinforced !== undefined ? { lastReinforced: memory.lastReinforced } : {}),
     ...(memory.reinforced !== undefined ? { reinforced: memory.reinforced } : {}),
+    ...(memory.implementedIn !== undefined ? { implementedIn: memory.implementedIn } : {}),
     extra: memory.extra,
   };
 }
@@ -211,6 +212,8 @@ function editedData(row: MemoryRow, memory: FileMemory, by: 'hand' | 'agent', ha
     // engram writes `pinned` only when true: a file without it says the memory is not pinned.
     pinned: memory.pinned ?? false,
     contradicts: memory.contradicts ?? [],
+    // Like `pinned`: a file without it says there is none.
+    implementedIn: memory.implementedIn ?? null,
     extra: memory.extra,
     contentHash: hash,
     ...(memory.modified !== undefined ? { modified: memory.modified } : {}),

@@ -213,6 +213,9 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     out: (text) => send({ t: 'out', text }),
     err: (text) => void send({ t: 'err', text }).catch(() => undefined),
     progress: (done, total) => {
+      // A command that reports progress is work under way: a long one (a backfill of months, a
+      // rebuild) must not find the worker stopping for idleness under it.
+      options.onActivity();
       if (request.tty) void send({ t: 'progress', done, total }).catch(() => undefined);
     },
   };

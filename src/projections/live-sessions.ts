@@ -1,0 +1,37 @@
+import type { DomainEvent } from '../events/catalog.js';
+import { defineProjector } from './projector.js';
+import { rowChange } from './row-change.js';
+
+/** Events `engram backfill` derives from Claude Code's records carry ids with this prefix. */
+export const BACKFILLED_ID_PREFIX = 'bf:';
+
+const LIVE = 'l:';
+export const liveSessionKey = (session: string): string => LIVE + session;
+
+/** When the hooks first reported a session. */
+export interface LiveSession {
+  readonly firstAt: string;
+}
+
+const hookActivity: DomainEvent['type'][] = [
+  'SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted', 'TurnStopped', 'SubagentStopped', 'SessionEnded',
+];
+
+/**
+ * Per session, the earliest event the hooks captured live (any hook event whose id is not a
+ * backfill's). `engram backfill` reads only what a transcript says happened before that, so a
+ * session the hooks saw is never recorded twice, and one they saw only from halfway is completed.
+ * Rows only, no files; an event of a session already known writes nothing.
+ */
+export const liveSessionsProjector = defineProjector<LiveSession>({
+  name: 'live-sessions',
+  projectorVersion: 1,
+  handles: hookActivity,
+  evolve(state, event) {
+    if (event.session === '' || event.id.startsWith(BACKFILLED_ID_PREFIX)) return [];
+    const key = liveSessionKey(event.session);
+    const before = state.get(key);
+    if (before && Date.parse(before.firstAt) <= Date.parse(event.ts)) return [];
+    return [rowChange(key, { firstAt: event.ts })];
+  },
+});
