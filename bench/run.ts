@@ -26,6 +26,7 @@ import { backfillBench } from './backfill-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './recall-bench.js';
+import { viewerBench } from './viewer-bench.js';
 import { mcpSearchBench } from './mcp-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
@@ -44,6 +45,7 @@ try {
   benchBackfill();
   benchRecallIndex();
   await benchRecall();
+  await benchViewer();
   await benchMcp();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
@@ -54,6 +56,25 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchViewer(): Promise<void> {
+  const r = await viewerBench(join(scratch, 'viewer'), { events: 100_000, memories: 10_000, rounds: 30 });
+  const ms = (t: { medianMs: number; p95Ms: number }) => `median ${t.medianMs.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms`;
+  rows.push({
+    what: `viewer: memories page, ${r.memories.toLocaleString('en')} memories, vs reading their rows`,
+    ratio: r.memoriesPage.medianMs / r.memoriesRows.medianMs,
+    target: 'reported',
+    ok: true,
+    detail: `${ms(r.memoriesPage)} over HTTP (${(r.memoriesBytes / 1024).toFixed(0)} KiB); reading the directories' rows alone ${ms(r.memoriesRows)}`,
+  });
+  rows.push({
+    what: `viewer: timeline, ${r.events.toLocaleString('en')} events, vs a refused request`,
+    ratio: r.timelinePage.medianMs / r.refused.medianMs,
+    target: 'reported',
+    ok: true,
+    detail: `${ms(r.timelinePage)} over HTTP (${(r.timelineBytes / 1024).toFixed(0)} KiB); a 403 round trip ${ms(r.refused)}`,
+  });
+}
 
 async function benchMcp(): Promise<void> {
   const r = await mcpSearchBench({ repo, scratch, runs: 20, size: 1_000 });

@@ -122,7 +122,10 @@ describe('recall in the prompt hook', () => {
     await drain(h.env);
     const recalled = (await dumpLog(h.env)).filter((e) => e.type === 'MemoriesRecalled');
     expect(recalled).toHaveLength(1);
-    expect(recalled[0]!.data).toMatchObject({ memoryIds: ['pg'], via: 'fallback' });
+    expect(recalled[0]!.data).toMatchObject({ memoryIds: ['pg'], via: 'fallback', signals: [['bm25']] });
+    // What the cut left out is recorded beside it, each with why (the viewer's recall traces).
+    expect(Array.isArray(recalled[0]!.data.leftOut)).toBe(true);
+    for (const item of recalled[0]!.data.leftOut) expect(['below-cut', 'past-limit', 'already-recalled']).toContain(item.why);
     expect(JSON.parse(readFileSync(join(h.paths.views, recalledViewPath('s1')), 'utf8'))).toEqual(['pg']);
 
     const again = await runHook('UserPromptSubmit', prompt('s1', `${ASK} again please`), h.env);
@@ -163,6 +166,8 @@ describe('recall in the prompt hook', () => {
     expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
     const recalled = (await dumpLog(h.env)).filter((e) => e.type === 'MemoriesRecalled');
     expect(recalled.map((e) => e.data.via)).toEqual(['worker']);
+    expect(recalled[0]!.data.signals[0]).toContain('bm25');
+    expect(Array.isArray(recalled[0]!.data.leftOut)).toBe(true);
   });
 });
 

@@ -25,8 +25,11 @@ const ASK = 'vacuum the ledger table after bulk imports of settlements';
 describe('recall()', () => {
   it('fuses BM25 with a named signal, multiplies by strength, cuts at half the best, names what fired', async () => {
     const graph: RecallSignal = { name: 'graph', rank: () => [{ id: 'pg', score: 1, detail: 'postgres' }, { id: 'pool', score: 0.5, detail: 'pgbouncer' }] };
-    const { memories, problems } = await recall({ indexes: indexes(), signals: [graph], card: (id) => cards.get(id) }, { text: ASK, project: '/x', now: NOW }, BY_STRENGTH);
+    const { memories, problems, leftOut } = await recall({ indexes: indexes(), signals: [graph], card: (id) => cards.get(id) }, { text: ASK, project: '/x', now: NOW }, BY_STRENGTH);
     expect(problems).toEqual([]);
+    // What the cut dropped is said, with why: the weak memory scored under half the best.
+    expect(leftOut.find((m) => m.id === 'weak')).toMatchObject({ why: 'below-cut', signals: ['bm25'] });
+    expect(leftOut.map((m) => m.id)).not.toContain('pg');
     expect(memories[0]).toMatchObject({ id: 'pg', file: '/claude/projects/x/memory/pg.md', signals: ['bm25', 'graph:postgres'] });
     // The weak memory shares the words but not the strength: below half the best.
     expect(memories.map((m) => m.id)).not.toContain('weak');
@@ -43,6 +46,7 @@ describe('recall()', () => {
     expect(problems).toEqual(['graph: graph file unreadable']);
     const again = await recall({ indexes: indexes() }, { text: ASK, project: '/x', now: NOW, exclude: new Set(['pg']) });
     expect(again.memories.map((m) => m.id)).not.toContain('pg');
+    expect(again.leftOut.find((m) => m.id === 'pg')?.why).toBe('already-recalled');
     expect((await recall({ indexes: indexes() }, { text: 'vacuum', project: '/x', now: NOW, all: true })).memories).toEqual([]);
   });
 });

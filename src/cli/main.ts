@@ -27,6 +27,7 @@ import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpS
 import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { skillsCli } from './skills-cli.js';
+import { uiCli } from './ui-cli.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
@@ -74,6 +75,7 @@ const USAGE = `engram — long-term memory for Claude Code
                                          what recall finds for a prompt (--all: the whole fused ranking)
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
   engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
+  engram ui [--port N] [--open]          the local web viewer (127.0.0.1, a token per start): timeline, memories, recall, as of any seq
   engram doctor                          what is wrong, in plain words
   engram --version                       this engram's version and build
 
@@ -231,6 +233,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     case 'mcp':
       // Loaded only here: no other command pays for the MCP SDK.
       return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
+    case 'ui':
+      return uiCli(rest, ctx, () => worker(['--detach'], env, { ...ctx, terminal: { stdout: terminal.stderr, stderr: terminal.stderr } }));
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });

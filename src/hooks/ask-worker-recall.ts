@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { MAX_LEFT_OUT } from '../events/recall-events.js';
 import type { EngramPaths } from '../paths.js';
-import type { RecalledMemory } from '../recall/recall.js';
+import type { RecallResult } from '../recall/recall.js';
 
 const answer = z.object({
   t: z.literal('recalled'),
@@ -14,6 +15,17 @@ const answer = z.object({
       signals: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(10)),
     }),
   ).check(z.maxLength(10)),
+  /** Absent from workers that predate the viewer's recall traces. */
+  leftOut: z.optional(
+    z.array(
+      z.object({
+        id: z.string().check(z.maxLength(200)),
+        score: z.number(),
+        signals: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(10)),
+        why: z.enum(['below-cut', 'past-limit', 'already-recalled']),
+      }),
+    ).check(z.maxLength(MAX_LEFT_OUT)),
+  ),
 });
 
 /** Longest answer line read: ten memories' lines are far below it. */
@@ -29,13 +41,13 @@ export async function askWorkerRecall(
   paths: Pick<EngramPaths, 'socket'>,
   request: { text: string; project: string; session: string },
   budgetMs: number,
-): Promise<RecalledMemory[] | undefined> {
+): Promise<Pick<RecallResult, 'memories' | 'leftOut'> | undefined> {
   const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
     let done = false;
-    const finish = (result: RecalledMemory[] | undefined) => {
+    const finish = (result: Pick<RecallResult, 'memories' | 'leftOut'> | undefined) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -61,7 +73,7 @@ export async function askWorkerRecall(
         return finish(undefined);
       }
       const checked = answer.safeParse(parsed);
-      finish(checked.success ? checked.data.memories : undefined);
+      finish(checked.success ? { memories: checked.data.memories, leftOut: checked.data.leftOut ?? [] } : undefined);
     });
     socket.on('error', () => finish(undefined));
     socket.on('close', () => finish(undefined));

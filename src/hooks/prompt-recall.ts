@@ -1,10 +1,10 @@
 import { BUILD_ID } from '../build-id.js';
-import { MemoriesRecalled } from '../events/recall-events.js';
+import { MAX_LEFT_OUT, MemoriesRecalled } from '../events/recall-events.js';
 import type { Envelope } from '../events/envelope.js';
 import type { EngramPaths } from '../paths.js';
 import { formatRecalled } from '../recall/format-recalled.js';
 import { canRecall, queryWords } from '../recall/query-words.js';
-import type { RecalledMemory } from '../recall/recall.js';
+import type { RecallResult } from '../recall/recall.js';
 import { askWorkerRecall } from './ask-worker-recall.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
@@ -23,7 +23,7 @@ const FNV_PRIME = 0x01000193;
  * the prompt has too few content words to recall anything (most short prompts, "yes", "go on",
  * stop here, before any file or socket); undefined: no answer in time.
  */
-export type WorkerAnswer = Promise<RecalledMemory[] | undefined | 'skip'>;
+export type WorkerAnswer = Promise<Pick<RecallResult, 'memories' | 'leftOut'> | undefined | 'skip'>;
 
 export function askRecallEarly(paths: EngramPaths, prompt: Envelope, env: NodeJS.ProcessEnv): WorkerAnswer {
   const text = (prompt.data as { prompt: string }).prompt;
@@ -46,13 +46,21 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, now: Da
   if (answer === 'skip') return '';
   const text = (prompt.data as { prompt: string }).prompt;
   let via: 'worker' | 'fallback' = 'worker';
-  let memories = answer;
-  if (memories === undefined) {
+  let result: Pick<RecallResult, 'memories' | 'leftOut'> | undefined = answer;
+  if (result === undefined) {
     via = 'fallback';
-    memories = await fallbackRecall(paths, prompt, text, now);
+    result = await fallbackRecall(paths, prompt, text, now);
   }
+  const { memories, leftOut } = result;
   if (memories.length === 0) return '';
-  const data = { memoryIds: memories.map((memory) => memory.id), promptHash: fnv1a(text), via };
+  // Why each was recalled and what the cut left out, for the viewer's recall traces.
+  const data = {
+    memoryIds: memories.map((memory) => memory.id),
+    promptHash: fnv1a(text),
+    via,
+    signals: memories.map((memory) => [...memory.signals]),
+    leftOut: leftOut.slice(0, MAX_LEFT_OUT).map(({ id, score, signals, why }) => ({ id, score, signals: [...signals], why })),
+  };
   // Checked here as ingest will check it: a record the log would refuse must not go unsaid.
   if (!MemoriesRecalled.data.safeParse(data).success) throw new Error(`recall returned memories the log cannot record: ${memories.length} ids`);
   if (prompt.session !== '') {
@@ -75,7 +83,7 @@ export async function promptRecall(paths: EngramPaths, prompt: Envelope, now: Da
  * the top: the bundler keeps them in the hook's file but runs them only when the worker did not
  * answer, so a warm worker's prompt does not pay for them.
  */
-async function fallbackRecall(paths: EngramPaths, prompt: Envelope, text: string, now: Date): Promise<RecalledMemory[]> {
+async function fallbackRecall(paths: EngramPaths, prompt: Envelope, text: string, now: Date): Promise<Pick<RecallResult, 'memories' | 'leftOut'>> {
   const [{ recall }, { openRecallIndexes, closeRecallIndexes }, { alreadyRecalled }] = await Promise.all([
     import('../recall/recall.js'),
     import('../recall/recall-indexes.js'),
@@ -83,8 +91,7 @@ async function fallbackRecall(paths: EngramPaths, prompt: Envelope, text: string
   ]);
   const indexes = openRecallIndexes(paths, prompt.project);
   try {
-    const result = await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
-    return result.memories;
+    return await recall({ indexes }, { text, project: prompt.project, now, exclude: alreadyRecalled(paths, prompt.session) });
   } finally {
     closeRecallIndexes(indexes);
   }

@@ -1,5 +1,6 @@
 import { DEFAULT_MATCH_RULE, type MatchRule } from './bm25.js';
-import { finalCut, type SignalList } from './fusion.js';
+import { MAX_LEFT_OUT } from '../events/recall-events.js';
+import { DEFAULT_CUT, finalCut, type CutOptions, type Fused, type SignalList } from './fusion.js';
 import { fuseSignals } from './fuse-signals.js';
 import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import type { RecallIndex } from './recall-indexes.js';
@@ -96,8 +97,20 @@ export interface RecalledMemory {
   readonly signals: readonly string[];
 }
 
+/** A candidate the cut did not recall: why it was left out (the viewer's recall traces show it). */
+export interface LeftOutMemory {
+  readonly id: string;
+  /** Fused score × strength. */
+  readonly score: number;
+  readonly signals: readonly string[];
+  /** `below-cut`: under the cut's share of the best; `past-limit`: past the top few; `already-recalled`: earlier in the session. */
+  readonly why: 'below-cut' | 'past-limit' | 'already-recalled';
+}
+
 export interface RecallResult {
   readonly memories: RecalledMemory[];
+  /** The best candidates left out (at most MAX_LEFT_OUT), best first; empty with `all`. */
+  readonly leftOut: LeftOutMemory[];
   /** Signals that failed and were left out (the rest still answered), for a log line. */
   readonly problems: string[];
 }
@@ -109,7 +122,7 @@ export interface RecallResult {
 export async function recall(sources: RecallSources, request: RecallRequest, settings: RecallSettings = RECALL_SETTINGS, lexical: LexicalOptions = {}): Promise<RecallResult> {
   const candidates = lexical.candidates ?? DEFAULT_CANDIDATES;
   const words = queryWords(request.text);
-  if (!canRecall(words)) return { memories: [], problems: [] };
+  if (!canRecall(words)) return { memories: [], leftOut: [], problems: [] };
   const question: RecallQuestion = { text: request.text, words, project: request.project };
   const cards = new Map<string, MemoryCard>();
   const lists: SignalList[] = [lexicalList(sources.indexes, words, lexical.rule ?? DEFAULT_MATCH_RULE, candidates, cards)];
@@ -141,21 +154,43 @@ export async function recall(sources: RecallSources, request: RecallRequest, set
   const cut = request.all
     ? fused.map((item) => ({ ...item, score: item.score * strengthOf(item.id) ** settings.cut.strengthExponent })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1))
     : finalCut(fused, strengthOf, settings.cut).filter((item) => !request.exclude?.has(item.id));
+  const signalsOf = (item: { id: string; signals: readonly string[] }) =>
+    item.signals.map((name) => {
+      const detail = details.get(`${name}\n${item.id}`);
+      return detail ? `${name}:${detail}` : name;
+    });
   const memories = cut.slice(0, request.limit ?? cut.length).map((item) => {
     const card = cards.get(item.id)!;
-    return {
-      id: item.id,
-      file: card.file,
-      name: card.name,
-      description: card.description,
-      score: item.score,
-      signals: item.signals.map((name) => {
-        const detail = details.get(`${name}\n${item.id}`);
-        return detail ? `${name}:${detail}` : name;
-      }),
-    };
+    return { id: item.id, file: card.file, name: card.name, description: card.description, score: item.score, signals: signalsOf(item) };
   });
-  return { memories, problems };
+  const leftOut = request.all ? [] : leftOutOf(fused, strengthOf, settings.cut, new Set(memories.map((m) => m.id)), request.exclude).map((item) => ({ ...item, signals: signalsOf(item) }));
+  return { memories, leftOut, problems };
+}
+
+/**
+ * The best candidates that were not recalled, and why: scored as the cut scores them, and
+ * named by the first rule that dropped them (already given in the session, under the share of
+ * the best, past the top few).
+ */
+function leftOutOf(fused: readonly Fused[], strengthOf: (id: string) => number, cut: CutOptions, kept: ReadonlySet<string>, exclude: ReadonlySet<string> | undefined) {
+  const ratio = cut.ratio ?? DEFAULT_CUT.ratio;
+  const exponent = cut.strengthExponent ?? DEFAULT_CUT.strengthExponent;
+  const weighed = fused
+    .map((item) => {
+      const strength = strengthOf(item.id);
+      return { id: item.id, signals: item.signals, score: strength > 0 ? item.score * strength ** exponent : 0 };
+    })
+    .sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
+  const best = weighed[0]?.score ?? 0;
+  return weighed
+    .filter((item) => !kept.has(item.id))
+    .slice(0, MAX_LEFT_OUT)
+    .map((item) => ({
+      id: item.id,
+      score: item.score,
+      signals: item.signals,
+      why: exclude?.has(item.id) ? ('already-recalled' as const) : item.score <= 0 || item.score < ratio * best ? ('below-cut' as const) : ('past-limit' as const),
+    }));
 }
 
 /** BM25 over each index with its own statistics, as one list, best first, ties by id. */

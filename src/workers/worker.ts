@@ -13,6 +13,7 @@ import { searchMemories } from './commands/search-memories.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
+import type { Viewer } from '../viewer/viewer-server.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -123,6 +124,8 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
 
   let server: SocketServer | undefined;
   let recaller: Recaller | undefined;
+  // Started by the first `engram ui`, kept until the worker stops.
+  let viewer: Promise<Viewer> | undefined;
   const stop = async (why: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
@@ -132,7 +135,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     watcher?.close();
     // Requests being answered finish (or are cut off after the grace period) while the round
     // that is running completes; neither may be left using the log once it closes.
-    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running]);
+    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running, viewer?.then((v) => v.close(), () => undefined)]);
     // A reactor's slow run (an LLM call) is cut short, and done again by the next worker.
     engine.reactors.abort();
     await engine.settle();
@@ -153,7 +156,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     recall: async (request) => {
       const result = await recaller.ask({ text: request.text, project: request.project, now: options.clock.now(), exclude: alreadyRecalled(paths, request.session) });
       for (const problem of result.problems) log(`recall left a signal out: ${problem}`);
-      return result.memories;
+      return result;
     },
     search: async (request) => {
       const found = await searchMemories(engine, recaller!, request);
@@ -161,6 +164,13 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
       return found;
     },
     commands: engineCommands(),
+    ui: async (request) => {
+      if (stopping) throw new Error('the worker is stopping');
+      // Loaded on the first `engram ui`: a worker nobody views does not carry the viewer.
+      viewer ??= import('../viewer/viewer-server.js').then(({ startViewer }) => startViewer({ engine, port: request.port, onActivity: () => (lastActivity = Date.now()), log }));
+      viewer.catch(() => (viewer = undefined));
+      return (await viewer).url;
+    },
     startedAt,
     build: BUILD_ID,
     onActivity: () => (lastActivity = Date.now()),

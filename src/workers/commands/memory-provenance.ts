@@ -3,6 +3,7 @@ import type { StoredEnvelope } from '../../events/envelope.js';
 import { provenanceHeadKey, provenancePageKey, PROVENANCE_PAGE_SIZE, type ProvenanceHead, type ProvenanceStep } from '../../projections/provenance/provenance.js';
 import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import type { Engine } from '../engine/engine.js';
+import type { CommittedRows } from '../engine/projection-runner.js';
 import { findMemory } from './memory-lookup.js';
 import { memoryView, type MemoryView } from './memory-view.js';
 
@@ -37,10 +38,20 @@ export interface ProvenanceOptions {
  */
 export async function memoryProvenance(engine: Engine, query: string | MemoryRow, options: ProvenanceOptions = {}): Promise<MemoryProvenance> {
   const memory = typeof query === 'string' ? await findMemory(engine, query, options.project) : query;
-  const rows = engine.runner.rowsOf('provenance');
+  const { total, steps } = await provenanceSteps(engine.runner.rowsOf('provenance'), memory, options.limit);
+  const entries: ProvenanceEntry[] = [];
+  for (const step of steps) entries.push({ ...step, event: options.events === false ? undefined : await eventAt(engine, step.seq) });
+  return { memory: memoryView(engine, memory), total, steps: entries };
+}
+
+/**
+ * A memory's steps from provenance rows, oldest first: the newest `limit` (default all) and how
+ * many there are in all. The rows may be the live ones or a replay's (the viewer's as-of pages).
+ */
+export async function provenanceSteps(rows: CommittedRows, memory: Pick<MemoryRow, 'id' | 'name'>, limit?: number): Promise<{ total: number; steps: ProvenanceStep[] }> {
   const head = (await rows.get(provenanceHeadKey(memory.id))) as ProvenanceHead | undefined;
   const total = head?.steps ?? 0;
-  const first = options.limit === undefined ? 0 : Math.max(0, total - options.limit);
+  const first = limit === undefined ? 0 : Math.max(0, total - limit);
   const steps: ProvenanceStep[] = [];
   for (let page = Math.floor(first / PROVENANCE_PAGE_SIZE); page * PROVENANCE_PAGE_SIZE < total; page++) {
     const found = (await rows.get(provenancePageKey(memory.id, page))) as readonly ProvenanceStep[] | undefined;
@@ -49,9 +60,7 @@ export async function memoryProvenance(engine: Engine, query: string | MemoryRow
       if (page * PROVENANCE_PAGE_SIZE + i >= first) steps.push(step);
     });
   }
-  const entries: ProvenanceEntry[] = [];
-  for (const step of steps) entries.push({ ...step, event: options.events === false ? undefined : await eventAt(engine, step.seq) });
-  return { memory: memoryView(engine, memory), total, steps: entries };
+  return { total, steps };
 }
 
 async function eventAt(engine: Engine, seq: number): Promise<ProvenanceEntry['event']> {

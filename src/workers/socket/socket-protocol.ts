@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
-import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
+import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
 
 /** Most characters of a prompt a recall request carries: the query's words come from its start (MAX_QUERY_WORDS). */
 export const RECALL_TEXT_CHARS = 8000;
@@ -53,6 +53,13 @@ export const memoryProvenanceSchema = z.object({
   })),
 });
 
+const leftOutSchema = z.object({
+  id: z.string().max(200),
+  score: z.number(),
+  signals: z.array(z.string().max(300)).max(10),
+  why: z.enum(['below-cut', 'past-limit', 'already-recalled']),
+});
+
 /**
  * The worker's local socket speaks newline-delimited JSON. Every line that crosses it is
  * checked here: the other end is another process, and possibly another build of engram.
@@ -100,6 +107,11 @@ export const requestSchema = z.discriminatedUnion('op', [
     /** Whether the CLI's stderr is a terminal, so progress is worth sending. */
     tty: z.boolean(),
   }),
+  z.object({
+    op: z.literal('ui'),
+    /** The viewer's port on 127.0.0.1 when it is not running yet; 0 or absent: a free one. */
+    port: z.number().int().min(0).max(65535).optional(),
+  }),
 ]);
 export type Request = z.infer<typeof requestSchema>;
 
@@ -113,7 +125,12 @@ export const responseSchema = z.discriminatedUnion('t', [
     build: z.string().max(100).optional(),
   }),
   z.object({ t: z.literal('out'), text: z.string() }),
-  z.object({ t: z.literal('recalled'), memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT) }),
+  z.object({
+    t: z.literal('recalled'),
+    memories: z.array(recalledMemorySchema).max(MAX_RECALLED_PER_PROMPT),
+    /** The best candidates the cut left out (recall.ts LeftOutMemory); absent from older workers. */
+    leftOut: z.array(leftOutSchema).max(MAX_LEFT_OUT).optional(),
+  }),
   z.object({ t: z.literal('provenance'), provenance: memoryProvenanceSchema }),
   z.object({
     t: z.literal('found'),
@@ -121,6 +138,8 @@ export const responseSchema = z.discriminatedUnion('t', [
     problems: z.array(z.string()),
   }),
   z.object({ t: z.literal('err'), text: z.string() }),
+  /** The viewer's URL, token included (`engram ui`). */
+  z.object({ t: z.literal('ui'), url: z.string().max(200) }),
   z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
   z.object({ t: z.literal('exit'), code: z.number().int() }),
 ]);

@@ -7,8 +7,8 @@ import type { EngineCommand, CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
 import { memoryProvenance } from '../commands/memory-provenance.js';
 import type { SearchHit } from '../commands/search-memories.js';
-import { MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
-import type { RecalledMemory } from '../../recall/recall.js';
+import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
+import type { RecallResult } from '../../recall/recall.js';
 import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface SocketServerOptions {
@@ -24,7 +24,9 @@ export interface SocketServerOptions {
    */
   requestTimeoutMs?: number;
   /** Answers a `recall` request (the prompt hook's): the memories to put in its context. Default: none, an empty answer. */
-  recall?(request: Extract<Request, { op: 'recall' }>): Promise<RecalledMemory[]>;
+  recall?(request: Extract<Request, { op: 'recall' }>): Promise<Pick<RecallResult, 'memories' | 'leftOut'>>;
+  /** Starts the web viewer (or finds it running) and gives its URL (`engram ui`). Default: refused. */
+  ui?(request: Extract<Request, { op: 'ui' }>): Promise<string>;
   /** Answers a `search` request (the MCP server's): ranked memories with their rows. Default: none, an error. */
   search?(request: Extract<Request, { op: 'search' }>): Promise<{ hits: SearchHit[]; problems: string[] }>;
   /** Every request counts as activity, so the worker does not idle out under a long command. */
@@ -151,8 +153,27 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
     return;
   }
   if (request.op === 'recall') {
-    const memories = options.recall ? await options.recall(request) : [];
-    await send({ t: 'recalled', memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })) });
+    const { memories, leftOut } = options.recall ? await options.recall(request) : { memories: [], leftOut: [] };
+    await send({
+      t: 'recalled',
+      memories: memories.slice(0, MAX_RECALLED_PER_PROMPT).map(({ id, file, name, description, score, signals }) => ({ id, file, name, description, score, signals: [...signals] })),
+      leftOut: leftOut.slice(0, MAX_LEFT_OUT).map(({ id, score, signals, why }) => ({ id, score, signals: [...signals], why })),
+    });
+    return;
+  }
+  if (request.op === 'ui') {
+    if (!options.ui) {
+      await send({ t: 'err', text: 'this worker does not serve the viewer\n' });
+      await send({ t: 'exit', code: 1 });
+      return;
+    }
+    try {
+      await send({ t: 'ui', url: await options.ui(request) });
+      await send({ t: 'exit', code: 0 });
+    } catch (err) {
+      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'exit', code: 1 });
+    }
     return;
   }
   if (request.op === 'search') {
