@@ -20,6 +20,9 @@ const buildId = `${version}+0`;
 
 rmSync(join(out, 'hooks'), { recursive: true, force: true });
 rmSync(join(out, 'prepare-runtime.cjs'), { force: true });
+rmSync(join(out, 'bin'), { recursive: true, force: true });
 await bundleHooks({ dir: join(out, 'hooks'), buildId });
 await bundleScript({ input: join(root, 'src', 'plugin', 'prepare-runtime.ts'), outfile: join(out, 'prepare-runtime.cjs'), buildId });
+// In bin/, so that `../prepare-runtime.cjs` is found from it as from the hooks.
+await bundleScript({ input: join(root, 'src', 'plugin', 'plugin-mcp-main.ts'), outfile: join(out, 'bin', 'mcp.cjs'), buildId });
 console.log(`plugin build ${buildId} in ${out}`);

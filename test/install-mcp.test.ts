@@ -68,7 +68,7 @@ describe('engram install: the MCP server at user scope', () => {
 
   it('is declared in the plugin manifest, run from the plugin root, with no state there', () => {
     const manifest = JSON.parse(readFileSync(join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8'));
-    expect(manifest.mcpServers).toEqual({ engram: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/src/cli/main.js', 'mcp'] } });
+    expect(manifest.mcpServers).toEqual({ engram: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/plugin/bin/mcp.cjs'] } });
     expect(JSON.stringify(manifest.mcpServers)).not.toMatch(/ENGRAM_HOME|CLAUDE_PLUGIN_DATA/);
   });
 });

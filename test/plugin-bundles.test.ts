@@ -16,12 +16,12 @@ function files(dir: string): string[] {
 }
 
 describe('the plugin bundles committed in plugin/', () => {
-  it('are exactly what `npm run build:plugin` makes of the sources: each hook of hookTable (its entry and its bundle) and the runtime bootstrap', async () => {
+  it('are exactly what `npm run build:plugin` makes of the sources: each hook of hookTable (its entry and its bundle) the runtime bootstrap and the MCP launcher', async () => {
     const built = await runProcess([join(repoRoot, 'scripts', 'build-plugin.mjs'), '--out', out], process.env);
     expect(built.code, built.stderr).toBe(0);
     const committed = join(repoRoot, 'plugin');
     expect(files(committed)).toEqual(files(out));
-    expect(files(out)).toEqual(['prepare-runtime.cjs', ...hookTable.flatMap((spec) => [`hooks/${spec.file}`, `hooks/${spec.file.replace(/\.cjs$/, '.code.cjs')}`])].sort());
+    expect(files(out)).toEqual(['bin/mcp.cjs', 'prepare-runtime.cjs', ...hookTable.flatMap((spec) => [`hooks/${spec.file}`, `hooks/${spec.file.replace(/\.cjs$/, '.code.cjs')}`])].sort());
     for (const file of files(out)) {
       // Stale when it differs: run `npm run build:plugin` and commit plugin/.
       expect(readFileSync(join(committed, file)).equals(readFileSync(join(out, file))), `plugin/${file} is stale: run npm run build:plugin`).toBe(true);

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 import { installHooks } from '../src/cli/install.js';
@@ -107,6 +109,17 @@ describe('the plugin, from a plain clone', () => {
     expect(doctor.stdout).toContain("✓ engram's plugin is enabled in Claude Code (engram@engram)");
     expect(doctor.stdout).not.toContain('✗');
     expect(doctor.code).toBe(0);
+    // The MCP server as the manifest declares it, from the clone: it runs the prepared runtime's.
+    const manifest = JSON.parse(readFileSync(join(root, '.claude-plugin', 'plugin.json'), 'utf8')) as { mcpServers: { engram: { command: string; args: string[] } } };
+    const args = manifest.mcpServers.engram.args.map((arg) => arg.split('${CLAUDE_PLUGIN_ROOT}').join(root));
+    const transport = new StdioClientTransport({ command: process.execPath, args, env: env as Record<string, string>, stderr: 'pipe' });
+    const client = new Client({ name: 'plugin-clone-test', version: '1' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('search_memories');
+    } finally {
+      await client.close();
+    }
     expect((await cli(['worker', 'stop'])).code).toBe(0);
   });
 
