@@ -165,6 +165,25 @@ describe.skipIf(!existsSync(CHROMIUM))(`the viewer in headless Chromium (${CHROM
     expect(await page.locator('tr[data-id="m-pnpm"] .pin').count()).toBe(1);
   });
 
+  it('a skill suggestion answered from a memory\'s page: a bad skill name refused, a good one recorded, the buttons gone', async () => {
+    await page.goto(url('/memory', { id: 'm-pnpm' }));
+    expect(await page.locator('#action-skill-decline').count()).toBe(1);
+    const skillField = page.locator('form:has(#action-skill-accept) input[name="reason"]');
+    expect(await skillField.getAttribute('placeholder')).toBe('skill name');
+    await skillField.fill('../outside');
+    const refused = page.waitForResponse((r) => r.url().includes('/action'));
+    await page.click('#action-skill-accept');
+    expect((await refused).status()).toBe(400);
+    expect(await typesInLog()).not.toContain('SkillSuggestionAccepted');
+    await page.goto(url('/memory', { id: 'm-pnpm' }));
+    await page.locator('form:has(#action-skill-accept) input[name="reason"]').fill('pnpm-rules');
+    await page.click('#action-skill-accept');
+    await page.waitForSelector('#message');
+    expect(await page.locator('#message').innerText()).toContain('implemented in pnpm-rules');
+    expect(await typesInLog()).toContain('SkillSuggestionAccepted');
+    expect(await page.locator('#action-skill-accept, #action-skill-decline').count()).toBe(0);
+  });
+
   it('as of a past seq or time: the memories then, from a scratch replay that leaves the live files alone', async () => {
     const liveFiles = walkFiles(home.paths.claude, home.paths.views);
     // Seq 8: both first memories proposed, the provisional one and the forgetting not yet.

@@ -19,8 +19,8 @@ export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly P
   const frontmatter = /^---\n([\s\S]*?)\n---\n?/.exec(file)?.[1] ?? '';
   const scored = scoreOf(row.id, row.project, row, row.verification?.penalty ?? 0, ctx.now);
   const actions = ctx.asOf === undefined
-    ? viewerActions.filter((action) => action.kind === 'memory' && action.applies(row)).map((action) => html`<form method="post" action="${href(ctx, '/action', {}, true)}">
-<input type="hidden" name="action" value="${action.name}"><input type="hidden" name="id" value="${row.id}">${action.asksReason ? html`<input name="reason" placeholder="reason" maxlength="500">` : ''}<button id="action-${action.name}">${action.label}</button></form>`)
+    ? viewerActions.filter((action) => action.applies(row)).map((action) => html`<form method="post" action="${href(ctx, '/action', {}, true)}">
+<input type="hidden" name="action" value="${action.name}"><input type="hidden" name="id" value="${row.id}">${action.asksReason ? html`<input name="reason" placeholder="${action.placeholder ?? 'reason'}" maxlength="500">` : ''}<button id="action-${action.name}">${action.label}</button></form>`)
     : html`<span class="muted">Actions act on the live memory: go back to live to use them.</span>`;
   const body = html`
 ${message ? html`<div class="msg" id="message">${message}</div>` : ''}
