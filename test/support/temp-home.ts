@@ -32,6 +32,8 @@ export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
     // Distilling runs only where a test asks for it, and never reaches a real `claude`.
     ENGRAM_DISTILLER: 'off',
     ENGRAM_LLM_CMD: '',
+    // Tests that turn the distiller on run their sessions' LLM calls back to back.
+    ENGRAM_DISTILL_PAUSE_MS: '0',
     ENGRAM_DISABLE: '',
     ENGRAM_NOW: '',
     // The embedding model costs a worker 0.7 s and 130 MB to load: tests of other things run

@@ -14,13 +14,20 @@ const DETAIL_CAP = 2000;
 /**
  * The distiller as this environment configures it: `ENGRAM_DISTILLER=off` runs none; the LLM is
  * `ENGRAM_LLM_CMD` or `claude` on PATH, else there is none and episodes come from the trace;
- * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call; `ENGRAM_DISTILL_PAUSE_MS` (default 0) spaces
- * one call from the next. One LlmRunner per process, so two
+ * `ENGRAM_LLM_TIMEOUT_MS` (default 120000) bounds one call; `ENGRAM_DISTILL_PAUSE_MS` (default
+ * DISTILL_PAUSE_MS) spaces one call from the next. One LlmRunner per process, so two
  * calls never overlap.
  */
+/**
+ * The distiller's default pause after an LLM call, in ms: 10 s. A live session ends now and then
+ * and never waits on it; a backlog (a backfill of months of sessions) is spread out rather than
+ * fired back to back on the user's LLM account. `ENGRAM_DISTILL_PAUSE_MS=0` runs it flat out.
+ */
+export const DISTILL_PAUSE_MS = 10_000;
+
 export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { deps: DistillerDeps; options?: DistillerOptions } | undefined {
   if (env.ENGRAM_DISTILLER === 'off') return undefined;
-  const pauseMs = Number(env.ENGRAM_DISTILL_PAUSE_MS);
+  const pauseMs = env.ENGRAM_DISTILL_PAUSE_MS === undefined || env.ENGRAM_DISTILL_PAUSE_MS === '' ? DISTILL_PAUSE_MS : Number(env.ENGRAM_DISTILL_PAUSE_MS);
   return {
     deps: {
       capture: async (path) => {
