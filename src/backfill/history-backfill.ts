@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { readJsonlLines } from '../capture/read-jsonl-lines.js';
+import { parseJsonlLine } from '../capture/parse-jsonl-line.js';
 import { contentHash } from '../content-hash.js';
 import type { Envelope } from '../events/envelope.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
@@ -64,22 +65,11 @@ export async function backfillHistory(
   if (file.bytes === 0) return out;
   for await (const raw of readJsonlLines(file.path, { end: file.bytes - 1, signal: scope.signal })) {
     scope.progress(raw.bytes);
-    if (raw.kind === 'line' && raw.text.length === 0) continue;
+    const parsed = parseJsonlLine(raw, historyLine);
+    if (parsed.kind === 'empty') continue;
     out.lines++;
-    if (raw.kind === 'too-long') {
-      skip('too long');
-      continue;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.text);
-    } catch {
-      skip(raw.ended ? 'not JSON' : 'cut short');
-      continue;
-    }
-    const parsed = historyLine.safeParse(json);
-    if (!parsed.success) {
-      skip('not a history line');
+    if (parsed.kind === 'skip') {
+      skip(parsed.reason === 'invalid' ? 'not a history line' : parsed.reason);
       continue;
     }
     const line = parsed.data;

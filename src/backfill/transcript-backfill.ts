@@ -1,4 +1,5 @@
 import { messageText, transcriptLine, transcriptMessage, type TranscriptLine } from '../capture/transcript-line.js';
+import { parseJsonlLine } from '../capture/parse-jsonl-line.js';
 import { readJsonlLines } from '../capture/read-jsonl-lines.js';
 import type { EventDefinition } from '../events/define-event.js';
 import type { Envelope } from '../events/envelope.js';
@@ -119,24 +120,14 @@ export async function backfillTranscript(file: TranscriptFile, scope: BackfillSc
     lineNo++;
     out.bytes += raw.bytes;
     scope.progress(raw.bytes);
-    if (raw.kind === 'line' && raw.text.length === 0) continue;
+    const parsed = parseJsonlLine(raw, transcriptLine);
+    if (parsed.kind === 'empty') continue;
     out.lines++;
-    if (raw.kind === 'too-long') {
-      skip('too long');
+    if (parsed.kind === 'skip') {
+      skip(parsed.reason === 'invalid' ? 'not a transcript line' : parsed.reason);
       continue;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.text);
-    } catch {
-      skip(raw.ended ? 'not JSON' : 'cut short');
-      continue;
-    }
-    const parsed = transcriptLine.safeParse(json);
-    if (!parsed.success) {
-      skip('not a transcript line');
-      continue;
-    }
+    const json = parsed.json;
     const line = parsed.data;
     const cwd = (json as { cwd?: unknown }).cwd;
     if (out.project === undefined && typeof cwd === 'string' && cwd.length > 0 && cwd.length <= 4096) out.project = cwd;

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { messageText, transcriptLine, transcriptMessage } from './transcript-line.js';
+import { parseJsonlLine } from './parse-jsonl-line.js';
 import { readJsonlLines } from './read-jsonl-lines.js';
 
 /** Something said in the conversation, or the point where it was compacted. */
@@ -67,24 +68,11 @@ export async function readTranscript(
     }
     if (file.size === 0) return reading;
     for await (const raw of readJsonlLines(path, { ...options, end: file.size - 1 })) {
-      // An empty line (a file ending in two newlines) is no line at all.
-      if (raw.kind === 'line' && raw.text.length === 0) continue;
+      const line = parseJsonlLine(raw, transcriptLine);
+      if (line.kind === 'empty') continue;
       reading.lines++;
-      if (raw.kind === 'too-long') {
-        skip('too long');
-        continue;
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.text);
-      } catch {
-        // Claude Code appends as the session runs: an unfinished last line is a lagging file.
-        skip(raw.ended ? 'not JSON' : 'cut short');
-        continue;
-      }
-      const line = transcriptLine.safeParse(json);
-      if (!line.success) {
-        skip('not a transcript line');
+      if (line.kind === 'skip') {
+        skip(line.reason === 'invalid' ? 'not a transcript line' : line.reason);
         continue;
       }
       const { type, timestamp: at } = line.data;
