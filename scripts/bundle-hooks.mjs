@@ -17,16 +17,21 @@ export const hooks = [
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** How every file here is bundled: one CommonJS file for Node 20, minified. */
+const base = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
 function common(buildId) {
   const stamped = `export const BUILD_ID = ${JSON.stringify(buildId)};\n`;
   return {
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...base,
     // ensure-worker.ts finds the CLI relative to itself; CommonJS has no import.meta.
     define: { 'import.meta.url': 'hookFileUrl' },
     banner: { js: "const hookFileUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -52,17 +57,8 @@ export async function bundleHooks({ dir, buildId, names = hooks }) {
     // which has no loader for a real dynamic import.
     supported: { 'dynamic-import': false },
   });
-  const entry = await build({
-    entryPoints: [join(root, 'src', 'hooks', 'hook-entry.ts')],
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
+  // The entry carries no build id: it only runs the bundle beside it.
+  const entry = await build({ ...base, entryPoints: [join(root, 'src', 'hooks', 'hook-entry.ts')], write: false });
   for (const name of names) writeFileSync(join(dir, `${name}.cjs`), entry.outputFiles[0].contents);
 }
 
