@@ -172,6 +172,8 @@ export class VectorStore {
     if (before === mirror.version && (sameRows || after === before + 1)) {
       apply(mirror);
       mirror.version = after;
+      // Grown past the cap by its own writes: LanceDB searches from now on, as for a table read that large.
+      if (mirror.size > this.#mirrorMaxRows) this.#mirror = undefined;
     } else {
       this.#mirror = undefined;
     }
