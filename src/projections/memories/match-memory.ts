@@ -10,6 +10,6 @@ import type { DirEntry } from './memory-row.js';
 export function findSameMemory(entries: ReadonlyMap<string, DirEntry>, type: MemoryType, said: { name: string; description: string }): string | undefined {
   const items = [...entries]
     .filter(([, entry]) => !entry.archived && entry.status !== 'superseded')
-    .map(([id, entry]) => ({ id, type: entry.type as string, tokens: memoryTokens(entry) }));
+    .map(([id, entry]) => ({ id, type: entry.type as string, tokens: entry.tokens ?? memoryTokens(entry) }));
   return bestMatch({ type, tokens: memoryTokens(said) }, items)?.item.id;
 }

@@ -1,4 +1,5 @@
 import type { MemoryFileContent } from '../../memories/memory-file.js';
+import { memoryTokens } from '../../memories/similarity.js';
 import type { MemoryGraph } from '../../events/distill-events.js';
 import type { MemoryOrigin, MemoryStatus, MemoryType, Tier } from '../../memories/memory-kinds.js';
 
@@ -81,6 +82,12 @@ export interface DirEntry {
   readonly penalty: number;
   /** The inline MEMORY.md lines its index line takes the place of. */
   readonly indexLines?: readonly string[];
+  /**
+   * memoryTokens of its name and description, kept so that matching a new memory against the
+   * directory (match-memory.ts) does not tokenize every memory again for each one proposed: that
+   * was most of a rebuild's time at 10,000 memories. Absent in rows of earlier builds.
+   */
+  readonly tokens?: readonly string[];
 }
 
 /**
@@ -111,6 +118,7 @@ export function dirEntry(row: MemoryRow): DirEntry {
     archived: row.archived,
     penalty: row.verification?.penalty ?? 0,
     ...(row.indexLines ? { indexLines: row.indexLines } : {}),
+    tokens: memoryTokens(row),
   };
 }
 
