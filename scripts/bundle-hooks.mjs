@@ -2,8 +2,8 @@
 // so it loads exactly one, with zod/mini and the redactor inlined. CommonJS, not ESM: Node's
 // CommonJS loader starts a file measurably faster than its ESM loader. The bundle is
 // `<name>.code.cjs`; the hook's command runs `<name>.cjs`, a small entry
-// (src/hooks/hook-entry.ts) that runs the bundle through V8's code cache (src/hooks/run-hook-code.ts
-// says why). Used by build-hooks.mjs (dist/hooks, for `engram install`) and build-plugin.mjs
+// (src/hooks/hook-entry.ts; the prompt hook's is src/hooks/prompt-hook-entry.ts) that runs the
+// bundle through V8's code cache (src/hooks/run-hook-code.ts says why). Used by build-hooks.mjs (dist/hooks, for `engram install`) and build-plugin.mjs
 // (plugin/, for the plugin marketplace).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -57,9 +57,12 @@ export async function bundleHooks({ dir, buildId, names = hooks }) {
     // which has no loader for a real dynamic import.
     supported: { 'dynamic-import': false },
   });
-  // The entry carries no build id: it only runs the bundle beside it.
-  const entry = await build({ ...base, entryPoints: [join(root, 'src', 'hooks', 'hook-entry.ts')], write: false });
-  for (const name of names) writeFileSync(join(dir, `${name}.cjs`), entry.outputFiles[0].contents);
+  // The entries carry no build id: they only run the bundle beside them. The prompt hook's also
+  // reads stdin and sends the recall question first (src/hooks/prompt-hook-entry.ts).
+  const entryOf = async (file) =>
+    (await build({ ...base, entryPoints: [join(root, 'src', 'hooks', file)], write: false, supported: { 'dynamic-import': false } })).outputFiles[0].contents;
+  const entries = { plain: await entryOf('hook-entry.ts'), prompt: await entryOf('prompt-hook-entry.ts') };
+  for (const name of names) writeFileSync(join(dir, `${name}.cjs`), name === 'user-prompt-submit' ? entries.prompt : entries.plain);
 }
 
 /** One script run by Node directly (not through the code cache), bundled as the hooks are. */

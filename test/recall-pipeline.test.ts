@@ -1,9 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { projectMemoryDir } from '../src/paths.js';
 import { recalledViewPath } from '../src/projections/view-paths.js';
+import type { RecallRequest } from '../src/recall/recall.js';
+import { Recaller } from '../src/recall/recaller.js';
+import { answerRecall } from '../src/workers/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
 import { drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 
@@ -168,6 +172,69 @@ describe('recall in the prompt hook', () => {
     expect(recalled.map((e) => e.data.via)).toEqual(['worker']);
     expect(recalled[0]!.data.signals[0]).toContain('bm25');
     expect(Array.isArray(recalled[0]!.data.leftOut)).toBe(true);
+  });
+});
+
+describe('the prompt hook\'s first question', () => {
+  // Shaped as GitHub writes its tokens; made up.
+  const SECRET = 'ghp_Zq8vN2kR5tW7yB1cD4fG6hJ9mL3pS0xA2eUi';
+
+  it('reaches the worker before the bundle runs, as typed; a worker that never answers costs the wait, not the recall', async () => {
+    const h = await seeded({ ENGRAM_RECALL_WAIT_MS: '400', ENGRAM_WORKER_AUTOSTART: '0' });
+    // A process at the worker's socket that reads every question and answers none: a hung worker.
+    const questions: Array<Record<string, unknown>> = [];
+    const server = createServer((socket) => {
+      let buffered = '';
+      socket.on('data', (chunk) => {
+        buffered += chunk.toString('utf8');
+        for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+          questions.push(JSON.parse(buffered.slice(0, at)) as Record<string, unknown>);
+          buffered = buffered.slice(at + 1);
+        }
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(h.paths.socket, resolve));
+    try {
+      const asked = await runHook('UserPromptSubmit', prompt('q1', `${ASK} token ${SECRET}`), h.env);
+      expect(asked).toMatchObject({ code: 0, stderr: '' });
+      // The index files answered once the wait ran out.
+      expect(asked.stdout).toContain('Postgres vacuum schedule');
+      const recalls = () => questions.filter((q) => q.op === 'recall');
+      // Sent by the entry, before the redactor is loaded: the worker redacts it (answer-recall.ts).
+      expect(recalls()).toEqual([{ op: 'recall', text: `${ASK} token ${SECRET}`, project, session: 'q1' }]);
+      // A prompt too short to recall anything asks nothing.
+      expect(await runHook('UserPromptSubmit', prompt('q1', 'yes, go on'), h.env)).toMatchObject({ code: 0, stdout: '' });
+      expect(recalls()).toHaveLength(1);
+      // Switched off, it asks nothing either.
+      expect(await runHook('UserPromptSubmit', prompt('q1', ASK), { ...h.env, ENGRAM_RECALL_WAIT_MS: '0' })).toMatchObject({ code: 0 });
+      expect(recalls()).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    await drain(h.env);
+    const log = await dumpLog(h.env);
+    expect(log.filter((e) => e.type === 'MemoriesRecalled').map((e) => e.data.via)).toEqual(['fallback', 'fallback']);
+    // What was stored is redacted, as ever.
+    expect(JSON.stringify(log)).not.toContain(SECRET);
+  });
+
+  it('is redacted by the worker before recall reads it', async () => {
+    const h = await seeded();
+    const recaller = new Recaller({ paths: h.paths });
+    const asked: string[] = [];
+    const lines: string[] = [];
+    try {
+      const watched = { ask: (request: RecallRequest) => (asked.push(request.text), recaller.ask(request)) };
+      const result = await answerRecall(watched, { text: `${ASK} with ${SECRET}`, project, session: '' }, { paths: h.paths, now: new Date(NOW), log: (line) => lines.push(line) });
+      expect(result.memories.map((m) => m.id)).toEqual(['pg']);
+    } finally {
+      recaller.close();
+    }
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).not.toContain(SECRET);
+    expect(asked[0]).toContain('[REDACTED:');
+    expect(lines).toEqual([]);
   });
 });
 

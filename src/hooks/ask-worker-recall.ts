@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { MAX_LEFT_OUT } from '../events/recall-events.js';
 import type { EngramPaths } from '../paths.js';
 import type { RecallResult } from '../recall/recall.js';
+import { askRecallQuestion } from './recall-question.js';
 
 const answer = z.object({
   t: z.literal('recalled'),
@@ -28,12 +29,22 @@ const answer = z.object({
   ),
 });
 
-/** Longest answer line read: ten memories' lines are far below it. */
-const MAX_ANSWER_BYTES = 256 * 1024;
+/** The worker's answer line checked: undefined when it is not one (another build, a torn line). */
+export function parseRecallAnswer(line: string | undefined): Pick<RecallResult, 'memories' | 'leftOut'> | undefined {
+  if (line === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const checked = answer.safeParse(parsed);
+  return checked.success ? { memories: checked.data.memories, leftOut: checked.data.leftOut ?? [] } : undefined;
+}
 
 /**
  * Asks the running worker for a prompt's recall over its socket (the `recall` op of
- * socket-protocol.ts, spoken here with zod/mini so the hook does not load full zod), giving up
+ * socket-protocol.ts, checked here with zod/mini so the hook does not load full zod), giving up
  * after `budgetMs`. Resolves undefined when there is no worker, it is slow, or its answer is not
  * one: the caller falls back to the index files.
  */
@@ -42,40 +53,6 @@ export async function askWorkerRecall(
   request: { text: string; project: string; session: string },
   budgetMs: number,
 ): Promise<Pick<RecallResult, 'memories' | 'leftOut'> | undefined> {
-  const { connect } = await import('node:net');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let done = false;
-    const finish = (result: Pick<RecallResult, 'memories' | 'leftOut'> | undefined) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(() => finish(undefined), budgetMs);
-    const socket = connect(paths.socket);
-    socket.on('connect', () => socket.write(`${JSON.stringify({ op: 'recall', ...request })}\n`));
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      bytes += chunk.length;
-      const all = Buffer.concat(chunks);
-      const newline = all.indexOf(10);
-      if (newline < 0) {
-        if (bytes > MAX_ANSWER_BYTES) finish(undefined);
-        return;
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(all.toString('utf8', 0, newline));
-      } catch {
-        return finish(undefined);
-      }
-      const checked = answer.safeParse(parsed);
-      finish(checked.success ? { memories: checked.data.memories, leftOut: checked.data.leftOut ?? [] } : undefined);
-    });
-    socket.on('error', () => finish(undefined));
-    socket.on('close', () => finish(undefined));
-  });
+  const question = await askRecallQuestion(paths.socket, request, budgetMs);
+  return parseRecallAnswer(await question.wait());
 }

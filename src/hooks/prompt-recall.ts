@@ -5,16 +5,11 @@ import type { EngramPaths } from '../paths.js';
 import { formatRecalled } from '../recall/format-recalled.js';
 import { canRecall, queryWords } from '../recall/query-words.js';
 import type { RecallResult } from '../recall/recall.js';
-import { askWorkerRecall } from './ask-worker-recall.js';
+import { askWorkerRecall, parseRecallAnswer } from './ask-worker-recall.js';
+import type { RecallQuestion } from './recall-question.js';
+import { RECALL_TEXT_CHARS, recallWaitMs } from './recall-wait.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
-/**
- * How long the hook waits for the worker's recall, in ms (ENGRAM_RECALL_WAIT_MS). Default 150:
- * a warm worker answers in a few ms; past this the hook answers from the index files itself.
- */
-export const RECALL_WAIT_MS = 150;
-/** Characters of the prompt sent to the worker (socket-protocol.ts RECALL_TEXT_CHARS). */
-const RECALL_TEXT_CHARS = 8000;
 const FNV_PRIME = 0x01000193;
 
 /**
@@ -25,11 +20,12 @@ const FNV_PRIME = 0x01000193;
  */
 export type WorkerAnswer = Promise<Pick<RecallResult, 'memories' | 'leftOut'> | undefined | 'skip'>;
 
-export function askRecallEarly(paths: EngramPaths, prompt: Envelope, env: NodeJS.ProcessEnv): WorkerAnswer {
+export function askRecallEarly(paths: EngramPaths, prompt: Envelope, env: NodeJS.ProcessEnv, asked?: RecallQuestion): WorkerAnswer {
   const text = (prompt.data as { prompt: string }).prompt;
   if (!canRecall(queryWords(text))) return Promise.resolve('skip');
-  const wait = Number(env.ENGRAM_RECALL_WAIT_MS);
-  const budget = Number.isFinite(wait) && wait >= 0 ? wait : RECALL_WAIT_MS;
+  // Asked by the entry already, with the prompt as typed (the worker redacts it as this did).
+  if (asked) return asked.wait().then(parseRecallAnswer);
+  const budget = recallWaitMs(env);
   if (budget === 0) return Promise.resolve(undefined);
   return askWorkerRecall(paths, { text: text.slice(0, RECALL_TEXT_CHARS), project: prompt.project, session: prompt.session }, budget);
 }

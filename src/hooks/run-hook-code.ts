@@ -3,9 +3,10 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import type { HookHandoff } from './hook-handoff.js';
 
 /** The first bytes of a cache file this code wrote: anything else is not read as one. */
-const MAGIC = 0x31434745; // 'EGC1'
+const MAGIC = 0x32434745; // 'EGC2': a word-wise checksum (an 'EGC1' file is simply recompiled)
 const HEADER_BYTES = 8;
 
 /**
@@ -21,19 +22,22 @@ const HEADER_BYTES = 8;
  * so the file's name carries the bundle's identity (inode, size, mtime) and Node's version and a
  * checksum guards the bytes.
  */
-export function runHookCode(codeFile: string, env: NodeJS.ProcessEnv = process.env): void {
+export function runHookCode(codeFile: string, env: NodeJS.ProcessEnv = process.env, handoff?: HookHandoff): void {
   const require = createRequire(codeFile);
-  let run: () => void;
+  let run: () => unknown;
   try {
     run = prepare(codeFile, env, require);
   } catch {
     // Whatever stops the cache (an unreadable file, a vm that refuses) must not stop the hook.
     run = () => require(codeFile);
   }
-  run();
+  // Most bundles run their hook as they load; one that exports `main` (the prompt hook) is run
+  // here, with what its entry already did.
+  const main = (run() as { main?: unknown } | undefined)?.main;
+  if (typeof main === 'function') (main as (handoff?: HookHandoff) => unknown)(handoff);
 }
 
-function prepare(codeFile: string, env: NodeJS.ProcessEnv, require: NodeJS.Require): () => void {
+function prepare(codeFile: string, env: NodeJS.ProcessEnv, require: NodeJS.Require): () => unknown {
   const source = readFileSync(codeFile, 'utf8');
   const cacheFile = env.ENGRAM_DISABLE === '1' || env.ENGRAM_HOOK_CODE_CACHE === 'off' ? undefined : cachePath(codeFile, env);
   const cached = cacheFile === undefined ? undefined : readCache(cacheFile);
@@ -53,7 +57,10 @@ function prepare(codeFile: string, env: NodeJS.ProcessEnv, require: NodeJS.Requi
   }
   const module = { exports: {}, filename: codeFile, id: '.', loaded: false };
   const fn = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
-  return () => fn.call(module.exports, module.exports, require, module, codeFile, dirname(codeFile));
+  return () => {
+    fn.call(module.exports, module.exports, require, module, codeFile, dirname(codeFile));
+    return module.exports;
+  };
 }
 
 function cachePath(codeFile: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -100,12 +107,16 @@ function writeCache(file: string, script: Script): void {
   }
 }
 
-/** FNV-1a over the bytes; torn or foreign files fail it. */
+/**
+ * FNV-1a over the bytes taken four at a time (then the last few one by one), so torn or
+ * bit-flipped files fail it. Word by word because it runs before anything is optimized: over a
+ * 250 KB cache, byte by byte cost the prompt hook ≈ 7 ms, this ≈ 3.
+ */
 function checksum(data: Uint8Array): number {
+  const aligned = data.byteOffset % 4 === 0 ? data : Uint8Array.from(data);
+  const words = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length >>> 2);
   let hash = 0x811c9dc5;
-  for (let i = 0; i < data.length; i++) {
-    hash ^= data[i]!;
-    hash = Math.imul(hash, 0x01000193);
-  }
+  for (let i = 0; i < words.length; i++) hash = Math.imul(hash ^ words[i]!, 0x01000193);
+  for (let i = words.length * 4; i < aligned.length; i++) hash = Math.imul(hash ^ aligned[i]!, 0x01000193);
   return hash >>> 0;
 }

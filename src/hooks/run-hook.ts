@@ -1,4 +1,4 @@
-import { fstatSync, mkdirSync, readSync, writeSync } from 'node:fs';
+import { mkdirSync, writeSync } from 'node:fs';
 import { appendRotated, HOOKS_LOG_ROTATION } from '../append-rotated.js';
 import { BUILD_ID } from '../build-id.js';
 import * as z from 'zod/mini';
@@ -14,6 +14,8 @@ import { settingsHooksPresent } from '../plugin/settings-hooks-present.js';
 import { payloadOutline } from '../redaction/payload-outline.js';
 import { redactEventData } from '../redaction/redact-event-data.js';
 import { redactText } from '../redaction/redact.js';
+import type { HookHandoff } from './hook-handoff.js';
+import { readStdin } from './read-stdin.js';
 import { toolInputPointer } from './tool-input-pointer.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
@@ -46,7 +48,7 @@ export interface HookSpec<I extends z.ZodMiniType, P = undefined> {
    * overlap: the prompt hook's question to the worker. Its result reaches `context` only once the
    * event is in the spool; a rejection is caught there, never left unhandled.
    */
-  prepare?(paths: EngramPaths, event: Readonly<Envelope>, env: NodeJS.ProcessEnv): P;
+  prepare?(paths: EngramPaths, event: Readonly<Envelope>, env: NodeJS.ProcessEnv, handoff: HookHandoff | undefined): P;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface HookSpec<I extends z.ZodMiniType, P = undefined> {
  * file, make sure a worker will ingest it, print its context if it has one, exit 0. Whatever goes
  * wrong is one line in hooks.log and nothing on stdout (DESIGN.md invariant 1).
  */
-export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: HookSpec<I, P>, env = process.env): Promise<void> {
+export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: HookSpec<I, P>, env = process.env, handoff?: HookHandoff): Promise<void> {
   process.exitCode = 0;
   // ENGRAM_DISTILLING is set by the distiller around its own `claude -p` call.
   if (env.ENGRAM_DISABLE === '1' || env.ENGRAM_DISTILLING === '1') return;
@@ -63,9 +65,9 @@ export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: Hook
     paths = resolvePaths(env);
     // The plugin's hooks beside `engram install`'s hooks: those record, these stand down.
     if (runsAsPlugin() && settingsHooksPresent(paths.claude)) return;
-    const raw = await readStdin();
+    const raw = handoff?.stdin ?? (await readStdin());
     const event = buildEvent(spec, raw, env);
-    const prepared = spec.prepare && !event.problem ? spec.prepare(paths, event.envelope, env) : undefined;
+    const prepared = spec.prepare && !event.problem ? spec.prepare(paths, event.envelope, env, handoff) : undefined;
     if (prepared instanceof Promise) prepared.catch(() => undefined);
     writeSpoolFile(paths, event.envelope);
     if (event.problem) logLine(paths, spec.hook, event.problem);
@@ -141,36 +143,6 @@ function buildEvent(
   return problem ? { envelope, problem } : { envelope };
 }
 
-/**
- * Reads stdin to its end. Synchronous reads are cheapest, but a pipe may be non-blocking: on
- * EAGAIN the rest is read as a stream, after what already arrived.
- */
-async function readStdin(): Promise<Buffer> {
-  // fstat, not process.stdin.isTTY: touching process.stdin loads the stream machinery, a
-  // tenth of a hook's budget.
-  try {
-    if (fstatSync(0).isCharacterDevice()) return Buffer.alloc(0);
-  } catch {
-    return Buffer.alloc(0);
-  }
-  const chunks: Buffer[] = [];
-  const buffer = Buffer.allocUnsafe(1 << 16);
-  for (;;) {
-    let read: number;
-    try {
-      read = readSync(0, buffer, 0, buffer.length, null);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EOF') break;
-      if (code !== 'EAGAIN') throw err;
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      break;
-    }
-    if (read === 0) break;
-    chunks.push(Buffer.from(buffer.subarray(0, read)));
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * Writes to stdout with writeSync: touching process.stdout loads the stream machinery, a tenth of

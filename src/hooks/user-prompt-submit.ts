@@ -3,18 +3,21 @@ import { mightBeCorrection } from '../capture/might-be-correction.js';
 import { correctionNotice } from '../capture/correction-notice.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
-import { askRecallEarly, promptRecall } from './prompt-recall.js';
-import { runHook } from './run-hook.js';
+import type { HookHandoff } from './hook-handoff.js';
+import { askRecallEarly, promptRecall, type WorkerAnswer } from './prompt-recall.js';
+import { runHook, type HookSpec } from './run-hook.js';
 
-void runHook({
+const input = z.looseObject({ prompt: z.string() });
+
+const spec: HookSpec<typeof input, WorkerAnswer> = {
   hook: 'UserPromptSubmit',
-  input: z.looseObject({ prompt: z.string() }),
+  input,
   toEvent: ({ prompt }) => ({
     definition: PromptSubmitted,
     data: { prompt: redactCapped(prompt, PROMPT_CAP), chars: prompt.length, truncated: prompt.length > PROMPT_CAP },
   }),
   // Asked before the spool write, so the worker searches while this process writes.
-  prepare: (paths, event, env) => askRecallEarly(paths, event, env),
+  prepare: (paths, event, env, handoff) => askRecallEarly(paths, event, env, handoff?.question),
   // On the prompt as stored, not as typed: the memories projector runs the same detector on the
   // same text, so what this line announces is what the memory will say.
   context: async (paths, event, _env, early) => {
@@ -30,7 +33,15 @@ void runHook({
     lines.push(await promptRecall(paths, event, eventTime(event.ts), early ?? Promise.resolve(undefined)));
     return lines.join('');
   },
-});
+};
+
+/**
+ * Run by the hook's entry (prompt-hook-entry.ts) once the bundle is loaded, with the stdin it
+ * read and the recall question it already sent; without them it reads and asks itself.
+ */
+export function main(handoff?: HookHandoff): Promise<void> {
+  return runHook(spec, process.env, handoff);
+}
 
 /** Strength is decayed to the prompt's own time (ENGRAM_NOW pins it, as for every event). */
 function eventTime(ts: string): Date {

@@ -103,7 +103,8 @@ export const tokenFormatRules: Rule[] = TOKEN_FORMATS.map(([kind, source, litera
 // also counting the shorter literals it contains (`glc_` holds `gl`); a lookahead, so that
 // overlapping literals are all seen.
 const LITERALS = [...new Set(TOKEN_FORMATS.flatMap(([, , literals]) => literals))].sort((a, b) => b.length - a.length);
-const CONTAINED = new Map(LITERALS.map((literal) => [literal, LITERALS.filter((other) => literal.includes(other))]));
+// Only long texts need it, and a hook redacts a few hundred characters: built on first use.
+const contained = lazy(() => new Map(LITERALS.map((literal) => [literal, LITERALS.filter((other) => literal.includes(other))])));
 const literalScan = lazy(
   () => new RegExp(`(?=(${LITERALS.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}))`, 'g'),
 );
@@ -115,7 +116,8 @@ const literalScan = lazy(
 export function tokenLiteralsIn(lower: string): Set<string> {
   if (lower.length < 4096) return new Set(LITERALS.filter((literal) => lower.includes(literal)));
   const found = new Set<string>();
-  for (const m of lower.matchAll(literalScan())) for (const literal of CONTAINED.get(m[1]!)!) found.add(literal);
+  const within = contained();
+  for (const m of lower.matchAll(literalScan())) for (const literal of within.get(m[1]!)!) found.add(literal);
   return found;
 }
 

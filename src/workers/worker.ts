@@ -6,8 +6,8 @@ import type { Clock } from '../clock.js';
 import { describeError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
-import { alreadyRecalled } from '../recall/already-recalled.js';
 import { Recaller } from '../recall/recaller.js';
+import { answerRecall } from './answer-recall.js';
 import { engineCommands } from './commands/all-commands.js';
 import { searchMemories } from './commands/search-memories.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
@@ -153,11 +153,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   server = await startSocketServer({
     path: paths.socket,
     engine,
-    recall: async (request) => {
-      const result = await recaller.ask({ text: request.text, project: request.project, now: options.clock.now(), exclude: alreadyRecalled(paths, request.session) });
-      for (const problem of result.problems) log(`recall left a signal out: ${problem}`);
-      return result;
-    },
+    recall: (request) => answerRecall(recaller!, request, { paths, now: options.clock.now(), log }),
     search: async (request) => {
       const found = await searchMemories(engine, recaller!, request);
       for (const problem of found.problems) log(`search left a signal out: ${problem}`);

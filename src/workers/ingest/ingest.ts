@@ -33,7 +33,7 @@ export interface IngestOptions {
 
 /**
  * Clocks of different processes agree to within microseconds (each reads the same wall clock;
- * hooks through timeOrigin and a monotonic clock, the worker directly); this margin absorbs that,
+ * hooks through a wall-clock anchor and a monotonic clock, the worker directly); this margin absorbs that,
  * the worker's millisecond resolution, and any small clock step.
  */
 export const CLOCK_MARGIN_MICROS = 5_000;

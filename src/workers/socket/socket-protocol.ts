@@ -76,7 +76,10 @@ export const requestSchema = z.discriminatedUnion('op', [
   }),
   z.object({
     op: z.literal('recall'),
-    /** The prompt as stored (redacted); the hook sends at most RECALL_TEXT_CHARS of it. */
+    /**
+     * The prompt, at most RECALL_TEXT_CHARS of it: as typed from the prompt hook's entry, as
+     * stored (redacted) from earlier builds. The worker redacts it before anything reads it.
+     */
     text: z.string().max(RECALL_TEXT_CHARS),
     project: z.string().max(4096),
     /** Its memories already recalled are left out; '' for none. */
