@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -217,6 +217,26 @@ describe('the prompt hook\'s first question', () => {
     expect(log.filter((e) => e.type === 'MemoriesRecalled').map((e) => e.data.via)).toEqual(['fallback', 'fallback']);
     // What was stored is redacted, as ever.
     expect(JSON.stringify(log)).not.toContain(SECRET);
+  });
+
+  // Only root can give a socket to another user; elsewhere this case cannot be made.
+  it.skipIf(process.getuid?.() !== 0)('goes to no socket another user owns (a long ENGRAM_HOME puts the socket in /tmp)', async () => {
+    const h = await seeded({ ENGRAM_RECALL_WAIT_MS: '400', ENGRAM_WORKER_AUTOSTART: '0' });
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(h.paths.socket, resolve));
+    try {
+      chownSync(h.paths.socket, 4242, 4242);
+      const asked = await runHook('UserPromptSubmit', prompt('u1', `${ASK} token ${SECRET}`), h.env);
+      expect(asked).toMatchObject({ code: 0, stderr: '' });
+      expect(asked.stdout).toContain('Postgres vacuum schedule');
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('is redacted by the worker before recall reads it', async () => {

@@ -34,11 +34,13 @@ async function firstQuestion(stdin: Buffer, env: NodeJS.ProcessEnv): Promise<Rec
     const cwd = payload?.cwd;
     const session = payload?.session_id;
     if (typeof prompt !== 'string' || typeof cwd !== 'string' || typeof session !== 'string') return undefined;
+    // What the worker is sent, and all it reads; a 5 MB prompt is not analysed whole here.
+    const text = prompt.slice(0, RECALL_TEXT_CHARS);
     // Most short prompts ("yes", "go on") stop here, before the socket module is even loaded.
-    if (!canRecall(queryWords(prompt))) return undefined;
+    if (!canRecall(queryWords(text))) return undefined;
     const budget = recallWaitMs(env);
     if (budget === 0) return undefined;
-    return await askRecallQuestion(resolvePaths(env).socket, { text: prompt.slice(0, RECALL_TEXT_CHARS), project: cwd, session }, budget);
+    return await askRecallQuestion(resolvePaths(env).socket, { text, project: cwd, session }, budget);
   } catch {
     return undefined;
   }

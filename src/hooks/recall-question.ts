@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
 
 /** Longest answer line read: ten memories' lines are far below it. */
@@ -21,6 +22,9 @@ export interface RecallQuestion {
  * is none. Never rejects.
  */
 export async function askRecallQuestion(socketPath: string, request: { text: string; project: string; session: string }, budgetMs: number): Promise<RecallQuestion> {
+  // The prompt goes as typed: only to a socket of this user's own (a long ENGRAM_HOME puts it in
+  // /tmp, where another user could have made one first).
+  if (!ownSocket(socketPath)) return { wait: () => Promise.resolve(undefined) };
   const { connect } = await import('node:net');
   let socket: Socket;
   let settle: (line: string | undefined) => void = () => {};
@@ -71,4 +75,14 @@ export async function askRecallQuestion(socketPath: string, request: { text: str
       return answer;
     },
   };
+}
+
+/** A socket this process's user owns (where there are uids); false when there is none. */
+function ownSocket(path: string): boolean {
+  try {
+    const stat = lstatSync(path);
+    return stat.isSocket() && (process.getuid === undefined || stat.uid === process.getuid());
+  } catch {
+    return false;
+  }
 }
