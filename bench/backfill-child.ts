@@ -1,6 +1,7 @@
 // Backfills the Claude Code config directory in argv[2] into a fresh log at argv[3] (no
 // projections: what is measured is reading, deriving and appending) and prints one JSON line:
 // the run's time, events appended, bytes read and this process's peak RSS.
+import { peakRssMb } from './peak-rss.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { runBackfill } from '../src/backfill/run-backfill.js';
 
@@ -17,4 +18,4 @@ const tally = await runBackfill(
 );
 const ms = performance.now() - t;
 await log.close();
-process.stdout.write(`${JSON.stringify({ ms, events: tally.added, bytes: tally.bytesRead, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+process.stdout.write(`${JSON.stringify({ ms, events: tally.added, bytes: tally.bytesRead, peakRssMb: peakRssMb() })}\n`);

@@ -1,6 +1,7 @@
 // Rebuilds every projection of the history in argv[2] and prints one JSON line: the rebuild's
 // time, the time to iterate and decode the same log, and this process's peak RSS.
 import { rmSync } from 'node:fs';
+import { peakRssMb } from './peak-rss.js';
 import { join } from 'node:path';
 import { fixedClock } from '../src/clock.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
@@ -31,5 +32,5 @@ await runner.rebuild();
 const rebuildMs = performance.now() - t;
 await store.close();
 await log.close();
-const peakRssMb = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(`${JSON.stringify({ events, rebuildMs, decodeMs, peakRssMb })}\n`);
+const peakRss = peakRssMb();
+process.stdout.write(`${JSON.stringify({ events, rebuildMs, decodeMs, peakRssMb: peakRss })}\n`);

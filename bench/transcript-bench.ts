@@ -21,8 +21,9 @@ export function transcriptBench(scratch: string, mb: number): TranscriptBenchRes
   const path = join(scratch, 'big-session.jsonl');
   writeTranscript(path, mb);
   const capture = resolve(import.meta.dirname, '..', 'src', 'capture', 'capture-transcript.js');
+  const peakRss = resolve(import.meta.dirname, 'peak-rss.js');
   const measure = (body: string) => {
-    const script = `const t = performance.now(); ${body}; console.log(JSON.stringify({ ms: performance.now() - t, rss: process.resourceUsage().maxRSS / 1024 }));`;
+    const script = `const { peakRssMb } = await import(${JSON.stringify(peakRss)}); const t = performance.now(); ${body}; console.log(JSON.stringify({ ms: performance.now() - t, rss: peakRssMb() }));`;
     return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { ms: number; rss: number };
   };
   const read = measure(`const { createReadStream } = await import('node:fs'); for await (const chunk of createReadStream(${JSON.stringify(path)}, { highWaterMark: 256 * 1024 })) void chunk`);
