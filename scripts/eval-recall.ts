@@ -205,11 +205,19 @@ export async function runEval(
   for (const [half, queries] of [['dev', set.dev], ['test', set.test]] as const) {
     const signals = signalsFor(chosen.rule);
     const pad = ' '.repeat(half.length + 2);
-    const row = async (name: string, ranker: Ranker) => lines.push(`${pad}${metricsRow(name, await evaluate(queries, ranker), 60)}`);
+    const row = async (name: string, ranker: Ranker) => {
+      const m = await evaluate(queries, ranker);
+      lines.push(`${pad}${metricsRow(name, m, 60)}`);
+      return m;
+    };
     lines.push('', `${half}: ${METRICS_HEADER.replace('ranker'.padEnd(40), 'ranker'.padEnd(60))}`);
+    const single: Array<{ name: string; m: Metrics }> = [];
     for (const signal of signals) {
-      await row(`${signal.name} alone`, signal);
-      if (signal.name === VECTOR_SIGNAL) await row(`${signal.name} alone, floor ${chosen.fusion.vectorAloneFloor}`, floored(signal, chosen.fusion.vectorAloneFloor));
+      single.push({ name: `${signal.name} alone`, m: await row(`${signal.name} alone`, signal) });
+      if (signal.name === VECTOR_SIGNAL) {
+        const name = `${signal.name} alone, floor ${chosen.fusion.vectorAloneFloor}`;
+        single.push({ name, m: await row(name, floored(signal, chosen.fusion.vectorAloneFloor)) });
+      }
     }
     for (const name of SIGNAL_SLOTS.filter((slot) => !signals.some((signal) => signal.name === slot))) lines.push(`${pad}${`${name} alone`.padEnd(60)}   (no ranker yet: pass one to runEval)`);
     for (const [kind, best] of shown) {
@@ -218,7 +226,7 @@ export async function runEval(
       const fusion = kind === 'plain RRF' ? { ...best.fusion, vectorAloneFloor: chosen.fusion.vectorAloneFloor } : best.fusion;
       await row(`${describeFusion(fusion)}`, pipeline({ ...chosen, fusion }));
     }
-    await row(`chosen: ${describeFusion(chosen.fusion)}`, pipeline(chosen));
+    const fused = await row(`chosen: ${describeFusion(chosen.fusion)}`, pipeline(chosen));
     if (extra.some((signal) => signal.name === VECTOR_SIGNAL)) {
       // The ranking alone, every prompt answered: what the fusion does before the floor gates it.
       await row(`chosen fusion, no floor (ranking only)`, pipeline({ ...chosen, fusion: { ...chosen.fusion, vectorAloneFloor: -1 } }));
@@ -229,8 +237,58 @@ export async function runEval(
       byKind.push(kind === 'none' ? `none: false recall ${(100 * m.falseRecall).toFixed(1)} % of ${m.unanswerable}` : `${kind}: hit@3 ${(100 * m.hit3).toFixed(1)} % of ${m.answerable}`);
     }
     lines.push(`${pad}by kind, chosen pipeline: ${byKind.join('; ')}`);
+    lines.push(...doneWhen(pad, fused, single));
+    const vectors = signals.find((signal) => signal.name === VECTOR_SIGNAL);
+    if (vectors) lines.push(`${pad}${await floorReach(queries, vectors)}`);
   }
   return { chosen: { rule: chosen.rule, settings }, lines };
+}
+
+/**
+ * Issue 9's first Done-when, said for this half: does the chosen pipeline beat the best single
+ * signal on hit@3 and MRR with false recall ≤ 10 %? Against the best single signal held to the
+ * same false-recall bound, and against the best with no bound (an unfloored vector list answers
+ * every prompt, the no-answer ones too).
+ */
+function doneWhen(pad: string, fused: Metrics, single: ReadonlyArray<{ name: string; m: Metrics }>): string[] {
+  const best = (list: ReadonlyArray<{ name: string; m: Metrics }>) => [...list].sort((a, b) => b.m.hit3 - a.m.hit3 || b.m.mrr - a.m.mrr)[0];
+  const pct = (x: number) => (100 * x).toFixed(1);
+  const against = (label: string, other: { name: string; m: Metrics } | undefined) =>
+    other
+      ? `${pad}  vs the best single signal ${label}: ${other.name}, hit@3 ${pct(other.m.hit3)}, MRR ${other.m.mrr.toFixed(3)}, false ${pct(other.m.falseRecall)} % → ` +
+        `${fused.hit3 > other.m.hit3 ? 'hit@3 beaten' : 'hit@3 NOT beaten'}, ${fused.mrr > other.m.mrr ? 'MRR beaten' : 'MRR NOT beaten'}`
+      : `${pad}  vs the best single signal ${label}: none`;
+  return [
+    `${pad}Done-when check: chosen pipeline hit@3 ${pct(fused.hit3)}, MRR ${fused.mrr.toFixed(3)}, false recall ${pct(fused.falseRecall)} % (${fused.falseRecall <= MAX_FALSE_RECALL ? 'within' : 'OVER'} ${100 * MAX_FALSE_RECALL} %)`,
+    against(`within ${100 * MAX_FALSE_RECALL} % false recall`, best(single.filter((x) => x.m.falseRecall <= MAX_FALSE_RECALL))),
+    against('with no bound', best(single)),
+  ];
+}
+
+/**
+ * What a vector floor can reach on this half: the lowest cosine floor that keeps false recall on
+ * its no-answer queries within MAX_FALSE_RECALL, and how many paraphrases (answered by no word
+ * in common) then keep their memory in the vector list's top 3. The gate's whole problem, in one
+ * line: with a weak embedder it is near zero.
+ */
+async function floorReach(queries: readonly EvalQuery[], vectors: Ranker): Promise<string> {
+  const none = queries.filter((q) => q.relevant.length === 0);
+  const tops = (await Promise.all(none.map(async (q) => (await vectors.rank(q))[0]?.score ?? -1))).sort((a, b) => b - a);
+  // Strictly above the (k+1)-th highest top cosine: at most k no-answer queries recall anything.
+  const allowed = Math.floor(MAX_FALSE_RECALL * none.length);
+  const floor = (tops[allowed] ?? -1) + 1e-9;
+  const paraphrases = queries.filter((q) => q.kind === 'paraphrase');
+  let inTop3 = 0;
+  let reached = 0;
+  for (const q of paraphrases) {
+    const ranked = await vectors.rank(q);
+    const at = ranked.findIndex((item) => q.relevant.includes(item.id));
+    if (at >= 0 && at < 3) {
+      inTop3++;
+      if ((ranked[0]?.score ?? -1) >= floor) reached++;
+    }
+  }
+  return `vector floor for ≤ ${100 * MAX_FALSE_RECALL} % false recall here: ${floor.toFixed(3)}; paraphrases with their memory in the vector top 3: ${inTop3} of ${paraphrases.length}, of which ${reached} clear that floor`;
 }
 
 function sameSettings(a: RecallSettings, b: RecallSettings): boolean {

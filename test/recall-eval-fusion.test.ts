@@ -105,6 +105,11 @@ describe('the evaluation with every signal', () => {
     const text = report.lines.join('\n');
     for (const line of [/vector alone\s/, /vector alone, floor/, /graph alone\s/, /plain RRF \(k 60\)/, /chosen: /, /chosen fusion, no floor/]) expect(text).toMatch(line);
     expect(text).not.toMatch(/no ranker yet/);
+    // Issue 9's Done-when, said per half against both kinds of best single signal, and what a vector floor can reach.
+    expect(text).toMatch(/Done-when check: chosen pipeline hit@3 [\d.]+, MRR [\d.]+, false recall [\d.]+ % \(within 10 %\)/);
+    expect(text).toMatch(/vs the best single signal within 10 % false recall: .* → hit@3 (NOT )?beaten, MRR (NOT )?beaten/);
+    expect(text).toMatch(/vs the best single signal with no bound: vector alone, .*false 100\.0 %/);
+    expect(text).toMatch(/vector floor for ≤ 10 % false recall here: -?[\d.]+; paraphrases with their memory in the vector top 3: \d+ of \d+, of which \d+ clear that floor/);
     const { settings, rule } = report.chosen;
     expect(settings.embedder).toBe('fixed');
     const bm25 = bm25Ranker(indexFiles(set), rule);
