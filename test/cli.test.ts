@@ -5,7 +5,7 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
-import { cliPath, runCli, runHook, tempHome, type ProcessResult, type TempHome, walkFiles } from './support/temp-home.js';
+import { cliPath, runCli, runCommand, runHook, tempHome, type ProcessResult, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -24,15 +24,7 @@ function seeded(sessions = 5, eventsPerSession = 30): TempHome {
 
 /** The CLI started from `cwd`, as a user in that directory would run it. */
 function runCliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCommand(process.execPath, [cliPath, ...args], { cwd, env });
 }
 
 describe('the CLI', () => {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 import { runtimeLockfile, type Lockfile } from '../src/plugin/runtime-lockfile.js';
 import { cleanClone } from './support/clean-clone.js';
-import { repoRoot, runProcess, useTempHomes, type ProcessResult } from './support/temp-home.js';
+import { repoRoot, runCommand, useTempHomes, type ProcessResult } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 /**
@@ -63,15 +63,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function engram(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
   // The bin npm linked, run as a shell would run it (its #! line), not through our node.
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(prefix, 'node_modules', '.bin', 'engram'), args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCommand(join(prefix, 'node_modules', '.bin', 'engram'), args, { env });
 }
 
 type Settings = { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
@@ -80,16 +72,7 @@ type Settings = { hooks: Record<string, Array<{ hooks: Array<{ command: string }
 function runInstalledHook(settingsPath: string, event: HookEvent, payload: object, env: NodeJS.ProcessEnv): Promise<ProcessResult> {
   const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Settings;
   const command = settings.hooks[event]![0]!.hooks[0]!.command;
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.end(JSON.stringify({ hook_event_name: event, ...payload }));
-  });
+  return runCommand('sh', ['-c', command], { env, stdin: JSON.stringify({ hook_event_name: event, ...payload }) });
 }
 
 async function dump(env: NodeJS.ProcessEnv): Promise<Array<{ id: string; type: string; producer?: string }>> {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 import { installHooks } from '../src/cli/install.js';
 import { cleanClone } from './support/clean-clone.js';
-import { hooksDir, repoRoot, runProcess, useTempHomes, type ProcessResult, type TempHome } from './support/temp-home.js';
+import { hooksDir, repoRoot, runCommand, runProcess, useTempHomes, type ProcessResult, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -45,16 +44,8 @@ async function runPluginHook(hooks: Hooks, event: HookEvent, payload: object, en
   const floorMs = performance.now() - floorStarted;
   const { command, timeout } = hooks[event]![0]!.hooks[0]!;
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started, floorMs, budgetMs: timeout * 1000 }));
-    child.stdin.end(JSON.stringify({ hook_event_name: event, ...payload }));
-  });
+  const result = await runCommand('sh', ['-c', command], { env, stdin: JSON.stringify({ hook_event_name: event, ...payload }) });
+  return { ...result, ms: performance.now() - started, floorMs, budgetMs: timeout * 1000 };
 }
 
 describe('the plugin, from a plain clone', () => {

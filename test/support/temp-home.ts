@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -60,18 +60,27 @@ export interface ProcessResult {
   stderr: string;
 }
 
-export function runProcess(args: string[], env: NodeJS.ProcessEnv, stdin?: string | Buffer): Promise<ProcessResult> {
+/**
+ * Runs `file` with `args` to its end, collecting what it prints: the one place tests spawn a
+ * process and wait for it. `stdin` is written whole and closed (empty by default).
+ */
+export function runCommand(file: string, args: readonly string[], options: Omit<SpawnOptions, 'stdio'> & { stdin?: string | Buffer } = {}): Promise<ProcessResult> {
+  const { stdin, ...spawnOptions } = options;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { ...spawnOptions, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin ?? '');
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end(stdin ?? '');
   });
+}
+
+export function runProcess(args: string[], env: NodeJS.ProcessEnv, stdin?: string | Buffer): Promise<ProcessResult> {
+  return runCommand(process.execPath, args, { env, ...(stdin === undefined ? {} : { stdin }) });
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {

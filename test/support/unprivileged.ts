@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { chownSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProcessResult, TempHome } from './temp-home.js';
-import { cliPath } from './temp-home.js';
+import { cliPath, runCommand } from './temp-home.js';
 
 /** The uid tests run engram as when they need permissions to bite: root ignores them. */
 const NOBODY = 65534;
@@ -15,19 +14,7 @@ const asRoot = process.getuid?.() === 0;
  */
 export function runCliUnprivileged(args: string[], h: TempHome): Promise<ProcessResult> {
   if (asRoot) chownTree(h.root, NOBODY);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      env: h.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
+  return runCommand(process.execPath, [cliPath, ...args], { env: h.env, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
 }
 
 function chownTree(path: string, uid: number): void {
