@@ -8,7 +8,6 @@ import { Level } from 'level';
 import { fixedClock } from '../src/clock.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { systemClockMicros } from '../src/events/event-id.js';
-import type { Envelope } from '../src/events/envelope.js';
 import { EventCodec, seqKey } from '../src/log/event-codec.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { resolvePaths } from '../src/paths.js';

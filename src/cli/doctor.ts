@@ -1,6 +1,5 @@
 import { llmAvailable } from '../distill/llm-available.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
 import { describeError } from '../errors.js';

@@ -4,7 +4,7 @@ import { EngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 import { commandScript, MARKER } from './hook-command.js';
 import { hookTable, type HookSpec } from './hook-table.js';
-import { isErrno, isObject, readSettings, writeSettings, type Json, type JsonObject } from './settings-file.js';
+import { isObject, readSettings, writeSettings, type Json, type JsonObject } from './settings-file.js';
 
 export { hookTable, type HookEvent, type HookSpec } from './hook-table.js';
 

@@ -1,14 +1,9 @@
-import type { DomainEvent, EventOf } from '../../events/catalog.js';
-import type { MemoryProposed } from '../../events/memory-events.js';
 import { detectCorrection } from '../../capture/correction-detector.js';
-import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
-import { defineProjector, type RowReader } from '../projector.js';
-import { rowChange, type RowChange } from '../row-change.js';
-import { findSameMemory } from './match-memory.js';
-import { dirEntry, fileNameFor, type DirRow, type HygieneRow, type MemoryRow } from './memory-row.js';
-
+import { defineProjector } from '../projector.js';
+import { rowChange } from '../row-change.js';
+import type { DirRow, MemoryRow } from './memory-row.js';
 import { answerRoute, promote, promoteAuditedFacts } from './promotion-gate.js';
-import { DIRS, MAINTAINED, dirKey, hygieneKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
+import { DIRS, MAINTAINED, hygieneKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
 
 export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memory-changes.js';
 
