@@ -40,5 +40,6 @@ export function appendRotated(path: string, text: string, rotation: Rotation): v
       // another writer rotated it first
     }
   }
-  appendFileSync(path, text);
+  // 0600: hook and worker lines may quote what a session did.
+  appendFileSync(path, text, { mode: 0o600 });
 }

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /** Where engram keeps its own state and where Claude Code reads memories. */
 export interface EngramPaths {
@@ -13,7 +13,10 @@ export interface EngramPaths {
   logs: string;
   hooksLog: string;
   workerLog: string;
+  /** The worker's unix socket: `<home>/worker.sock` where that fits, else in `socketDir` (see socket-owner.ts). */
   socket: string;
+  /** The directory that holds `socket`: `home`, or a 0700 directory of this user's own when `home` is too long. */
+  socketDir: string;
   pidFile: string;
   /** Created exclusively by the one hook that starts the worker, so racing hooks start one. */
   startLock: string;
@@ -37,10 +40,7 @@ const MAX_SOCKET_PATH = 100;
 export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths {
   const home = resolve(env.ENGRAM_HOME || join(homedir(), '.engram'));
   const claude = resolve(env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'));
-  let socket = join(home, 'worker.sock');
-  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
-    socket = join('/tmp', `engram-${fnv1a(home)}.sock`);
-  }
+  const { socket, socketDir } = socketPlace(home, env);
   return {
     home,
     spoolTmp: join(home, 'spool', 'tmp'),
@@ -51,6 +51,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths 
     hooksLog: join(home, 'logs', 'hooks.log'),
     workerLog: join(home, 'logs', 'worker.log'),
     socket,
+    socketDir,
     pidFile: join(home, 'worker.pid'),
     startLock: join(home, 'worker.starting'),
     state: join(home, 'state'),
@@ -60,6 +61,29 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths 
     embeddingCache: join(home, 'cache', 'embeddings'),
     models: join(home, 'models'),
   };
+}
+
+/**
+ * Where the worker listens. A path too long for `sun_path` moves to a directory only this user can
+ * enter, never to a name in a shared directory that another local user could create first (they
+ * would then be the worker: read every command and prompt, answer recall). That directory is
+ * `$XDG_RUNTIME_DIR/engram` (the login session's own, 0700) when set, else `<tmp>/engram-<uid>`; the
+ * worker creates it 0700 and both ends check its owner (socket-owner.ts). The socket is named by a
+ * hash of the home, so several homes of one user never share one. Pure: hooks call this per run.
+ */
+function socketPlace(home: string, env: NodeJS.ProcessEnv): { socket: string; socketDir: string } {
+  const inHome = join(home, 'worker.sock');
+  if (Buffer.byteLength(inHome) <= MAX_SOCKET_PATH) return { socket: inHome, socketDir: home };
+  const name = `${fnv1a(home)}.sock`;
+  const runtime = env.XDG_RUNTIME_DIR;
+  const uid = process.getuid?.() ?? 'user';
+  const tmp = env.TMPDIR && isAbsolute(env.TMPDIR) ? env.TMPDIR : '/tmp';
+  const candidates = [...(runtime && isAbsolute(runtime) ? [join(runtime, 'engram')] : []), join(tmp, `engram-${uid}`)];
+  for (const dir of candidates) {
+    if (Buffer.byteLength(join(dir, name)) <= MAX_SOCKET_PATH) return { socket: join(dir, name), socketDir: dir };
+  }
+  const dir = join('/tmp', `engram-${uid}`);
+  return { socket: join(dir, name), socketDir: dir };
 }
 
 // Not node:crypto: hooks import this file, and every module a hook loads is paid on each prompt.

@@ -28,6 +28,7 @@ import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { skillsCli } from './skills-cli.js';
 import { uiCli } from './ui-cli.js';
+import { foreignSocket, foreignSocketAdvice, prepareSocketDir } from '../workers/socket/socket-owner.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
@@ -284,6 +285,9 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
   if (sub === 'stop') return stopWorker(ctx, seconds(values.timeout, 15));
   if (sub !== undefined) throw new EngramError('USAGE', `unknown worker command ${JSON.stringify(sub)}`);
   if (values.detach) {
+    // Said at once, not after waiting for a worker that will refuse to start (see socket-owner.ts).
+    const foreign = foreignSocket(paths) ?? prepareSocketDir(paths);
+    if (foreign) throw new EngramError('WORKER_NOT_YOURS', foreignSocketAdvice(foreign, paths));
     const running = await pingWorker(paths);
     if (running && !isOlderBuild(running.build, BUILD_ID)) {
       terminal.stdout.write(`already running: pid ${running.pid}\n`);
@@ -292,7 +296,7 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     if (running && !(await requestHandOver(paths, BUILD_ID))) {
       throw new EngramError('WORKER_UNREACHABLE', `the older worker ${running.pid} did not agree to hand over; see ${paths.workerLog}`);
     }
-    await mkdir(paths.logs, { recursive: true });
+    await mkdir(paths.logs, { recursive: true, mode: 0o700 });
     const out = openSync(paths.workerLog, 'a');
     const workerArgs = running ? ['worker', '--after', String(running.pid)] : ['worker'];
     const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...workerArgs], { detached: true, stdio: ['ignore', out, out], env });

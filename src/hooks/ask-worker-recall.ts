@@ -49,10 +49,10 @@ export function parseRecallAnswer(line: string | undefined): Pick<RecallResult, 
  * one: the caller falls back to the index files.
  */
 export async function askWorkerRecall(
-  paths: Pick<EngramPaths, 'socket'>,
+  paths: Pick<EngramPaths, 'socket' | 'socketDir'>,
   request: { text: string; project: string; session: string },
   budgetMs: number,
 ): Promise<Pick<RecallResult, 'memories' | 'leftOut'> | undefined> {
-  const question = await askRecallQuestion(paths.socket, request, budgetMs);
+  const question = await askRecallQuestion(paths, request, budgetMs);
   return parseRecallAnswer(await question.wait());
 }

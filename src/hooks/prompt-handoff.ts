@@ -40,7 +40,7 @@ async function firstQuestion(stdin: Buffer, env: NodeJS.ProcessEnv): Promise<Rec
     if (!canRecall(queryWords(text))) return undefined;
     const budget = recallWaitMs(env);
     if (budget === 0) return undefined;
-    return await askRecallQuestion(resolvePaths(env).socket, { text, project: cwd, session }, budget);
+    return await askRecallQuestion(resolvePaths(env), { text, project: cwd, session }, budget);
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
-import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import type { EngramPaths } from '../paths.js';
+import { foreignSocket } from '../workers/socket/socket-owner.js';
 
 /** Longest answer line read: ten memories' lines are far below it. */
 const MAX_ANSWER_BYTES = 256 * 1024;
@@ -21,10 +22,10 @@ export interface RecallQuestion {
  * worker embeds and searches. The answer is read as it arrives; after `budgetMs` from now there
  * is none. Never rejects.
  */
-export async function askRecallQuestion(socketPath: string, request: { text: string; project: string; session: string }, budgetMs: number): Promise<RecallQuestion> {
-  // The prompt goes as typed: only to a socket of this user's own (a long ENGRAM_HOME puts it in
-  // /tmp, where another user could have made one first).
-  if (!ownSocket(socketPath)) return { wait: () => Promise.resolve(undefined) };
+export async function askRecallQuestion(paths: Pick<EngramPaths, 'socket' | 'socketDir'>, request: { text: string; project: string; session: string }, budgetMs: number): Promise<RecallQuestion> {
+  const socketPath = paths.socket;
+  // The prompt goes as typed: only to a socket of this user's own, in a directory of theirs.
+  if (foreignSocket(paths)) return { wait: () => Promise.resolve(undefined) };
   const { connect } = await import('node:net');
   let socket: Socket;
   let settle: (line: string | undefined) => void = () => {};
@@ -75,14 +76,4 @@ export async function askRecallQuestion(socketPath: string, request: { text: str
       return answer;
     },
   };
-}
-
-/** A socket this process's user owns (where there are uids); false when there is none. */
-function ownSocket(path: string): boolean {
-  try {
-    const stat = lstatSync(path);
-    return stat.isSocket() && (process.getuid === undefined || stat.uid === process.getuid());
-  } catch {
-    return false;
-  }
 }

@@ -188,7 +188,7 @@ const EXCERPT_CAP = 2000;
 
 function logLine(paths: EngramPaths, hook: string, message: string): void {
   try {
-    mkdirSync(paths.logs, { recursive: true });
+    mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
     appendRotated(paths.hooksLog, `${new Date().toISOString()} ${hook} pid=${process.pid} ${redactText(message).replace(/\s+/g, ' ').slice(0, 1000)}\n`, HOOKS_LOG_ROTATION);
   } catch {
     // Nowhere left to report to; the session must not notice.

@@ -23,8 +23,9 @@ export function writeSpoolFile(paths: EngramPaths, envelope: Envelope): string {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     // First run on this home: creating the directories on every run would cost each hook.
-    mkdirSync(paths.spoolTmp, { recursive: true });
-    mkdirSync(paths.spoolNew, { recursive: true });
+    // 0700 from the first mkdir, which may create ENGRAM_HOME itself: it holds prompts.
+    mkdirSync(paths.spoolTmp, { recursive: true, mode: 0o700 });
+    mkdirSync(paths.spoolNew, { recursive: true, mode: 0o700 });
     writeFileSync(tmp, body);
   }
   const target = join(paths.spoolNew, spoolFileName(wallMicros(), process.pid));
@@ -32,7 +33,7 @@ export function writeSpoolFile(paths: EngramPaths, envelope: Envelope): string {
     renameSync(tmp, target);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(paths.spoolNew, { recursive: true });
+    mkdirSync(paths.spoolNew, { recursive: true, mode: 0o700 });
     renameSync(tmp, target);
   }
   return target;

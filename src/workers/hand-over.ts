@@ -1,4 +1,5 @@
 import type { EngramPaths } from '../paths.js';
+import { foreignSocket } from './socket/socket-owner.js';
 
 /**
  * Asks the running worker to hand over to build `mine`: it stops taking work, finishes what it
@@ -11,6 +12,7 @@ import type { EngramPaths } from '../paths.js';
  * may load on their path (the reply is one or two short lines of our own making).
  */
 export async function requestHandOver(paths: EngramPaths, mine: string, timeoutMs = 2000): Promise<boolean> {
+  if (foreignSocket(paths)) return false;
   const { connect } = await import('node:net');
   return new Promise((resolve) => {
     const socket = connect(paths.socket);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { EngramPaths } from '../paths.js';
+import { foreignSocket } from './socket/socket-owner.js';
 
 /** What the worker's pid file says: who holds the log, and of which build (see build-id.ts). */
 export interface WorkerRecord {
@@ -32,7 +33,7 @@ export async function liveWorker(paths: EngramPaths, options: LiveWorkerOptions 
   // A recycled pid would otherwise pass for the worker forever: the process must run `… worker`.
   if (argv) return argv.includes('worker') ? record : undefined;
   // No /proc here, or this process is hidden from us: ask the socket.
-  return (await socketAccepts(paths.socket, options.probeTimeoutMs ?? 1000)) ? record : undefined;
+  return !foreignSocket(paths) && (await socketAccepts(paths.socket, options.probeTimeoutMs ?? 1000)) ? record : undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ import { engineCommands } from './commands/all-commands.js';
 import { searchMemories } from './commands/search-memories.js';
 import { Engine, type EngineOptions } from './engine/engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
+import { foreignSocketAdvice, prepareSocketDir } from './socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
 import type { Viewer } from '../viewer/viewer-server.js';
 
@@ -51,7 +52,9 @@ export interface WorkerOptions {
  */
 export async function runWorker(options: WorkerOptions): Promise<number> {
   const { paths } = options;
-  mkdirSync(paths.logs, { recursive: true });
+  // 0700: the home holds prompts (see socket-owner.ts); made so before anything is written in it.
+  const unsafe = prepareSocketDir(paths);
+  mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
   const log = (line: string) => {
     try {
       appendRotated(paths.workerLog, `${new Date().toISOString()} pid=${process.pid} ${line}\n`, WORKER_LOG_ROTATION);
@@ -59,6 +62,11 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
       // logging must never be why the worker dies
     }
   };
+  if (unsafe) {
+    log(`not starting: ${foreignSocketAdvice(unsafe, paths)}`);
+    process.stderr.write(`engram: ${foreignSocketAdvice(unsafe, paths)}\n`);
+    return 1;
+  }
   const engine = await openWithRetry(options, log);
   if (!engine) {
     log('another process holds the log; exiting');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import PQueue from 'p-queue';
 import type { Clock } from '../../clock.js';
+import { makePrivate } from '../../log/private-files.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { defaultCatalog } from '../../events/default-catalog.js';
 import { newEventId, systemClockMicros, wallMicros } from '../../events/event-id.js';
@@ -121,10 +122,12 @@ export class Engine {
     let log: EventLog;
     if (write) {
       for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.logs, paths.views]) {
-        mkdirSync(dir, { recursive: true });
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
       }
       finishInterruptedSwap(paths.log);
       log = await LevelEventLog.open(paths.log);
+      makePrivate(paths.home);
+      makePrivate(paths.log);
     } else {
       log = await LevelEventLog.open(paths.log, { createIfMissing: false }).catch((err: unknown) => {
         if (isEngramError(err, 'LOG_MISSING')) return new EmptyEventLog();

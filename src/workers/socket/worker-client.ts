@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { EngramError, isEngramError } from '../../errors.js';
 import type { EngramPaths } from '../../paths.js';
+import { foreignSocket, foreignSocketAdvice } from './socket-owner.js';
 import { lineReader, MAX_RESPONSE_CHARS, responseSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface AskOptions {
@@ -16,7 +17,8 @@ export interface AskOptions {
 /**
  * Sends one request to the running worker and hands each answer to `onResponse` until the
  * worker closes the connection. Rejects with WORKER_UNREACHABLE when no worker listens, or it
- * closes the connection without a word of answer.
+ * closes the connection without a word of answer; with WORKER_NOT_YOURS, before connecting, when
+ * the socket or its directory is another user's (socket-owner.ts).
  */
 export function askWorker(
   paths: EngramPaths,
@@ -24,6 +26,9 @@ export function askWorker(
   onResponse: (response: Response) => void,
   options: AskOptions = {},
 ): Promise<void> {
+  // Before a byte is sent: the request may carry a prompt, and the answer becomes output.
+  const foreign = foreignSocket(paths);
+  if (foreign) return Promise.reject(new EngramError('WORKER_NOT_YOURS', foreignSocketAdvice(foreign, paths)));
   return new Promise((resolve, reject) => {
     const socket = connect(paths.socket);
     let connected = false;
