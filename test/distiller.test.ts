@@ -152,6 +152,23 @@ describe('the distiller', () => {
     await t.h.close();
   });
 
+  it('distills a session split by an idle hour: 2 prompts, 2 hours idle, 2 more, end (a skip does not reset the count)', async () => {
+    const clock = new MovableClock('2026-11-02T12:00:00.000Z');
+    const llm: FakeLlm = { calls: [], next: [] };
+    const t = await setUp(llm, clock);
+    await t.h.log.append(session('split', '2026-11-02T10:00:00.000Z', 2, 0, false));
+    await t.round();
+    expect(await typesOf(t.h)).toEqual(['DistillSkipped:split']);
+    const resumed = session('split', '2026-11-02T12:00:00.000Z', 2, 0, true).slice(1);
+    await t.h.log.append(resumed);
+    // Past the minute the transcript capture is given after an end.
+    clock.advance(10 * 60_000);
+    await t.round();
+    expect(llm.calls).toHaveLength(1);
+    expect(await typesOf(t.h)).toEqual(['DistillSkipped:split', 'DistillRequested:split', 'DistillCompleted:split']);
+    await t.h.close();
+  });
+
   it('retries a failed run once, after a pause, then marks the session failed and calls no more', async () => {
     const clock = new MovableClock('2026-11-02T12:00:00.000Z');
     const llm: FakeLlm = { calls: [], next: [{ ok: false, reason: 'timeout', detail: 'killed after 120 s' }, { ok: true, stdout: 'Sorry, I cannot help with that.' }] };

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { llmAvailable } from '../src/distill/llm-available.js';
 import { LlmRunner } from '../src/distill/llm-runner.js';
 import { runLlm } from '../src/distill/run-llm.js';
+import { distillerFromEnv } from '../src/workers/reactors/distiller-from-env.js';
+import { skillsFromEnv } from '../src/workers/reactors/skills-from-env.js';
 import { hookFiles, hooksDir, repoRoot, useTempHomes, type TempHome } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 
@@ -189,6 +191,23 @@ describe('LlmRunner', () => {
     // Each run started after the one before it ended.
     for (let i = 2; i < lines.length; i += 2) expect(Number(lines[i]![2])).toBeGreaterThanOrEqual(Number(lines[i - 1]![2]));
     expect(calls(h)).toBe(4);
+  });
+
+  it('with ENGRAM_AUDIT=1, the distiller and the post-turn audit share the one runner: their calls never overlap', async () => {
+    const h = fakeHome({ FAKE_LLM_DELAY_MS: '200', ENGRAM_AUDIT: '1', ENGRAM_DISTILLER: '' });
+    const distiller = distillerFromEnv(h.env, h.paths)!.deps.llm!;
+    const audit = skillsFromEnv(h.env, h.paths).audit!.llm;
+    const signal = new AbortController().signal;
+    const results = await Promise.all([distiller.run('distill 1', signal), audit.run('audit 1', signal), distiller.run('distill 2', signal), audit.run('audit 2', signal)]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, true]);
+    const lines = readFileSync(h.file('log'), 'utf8').trim().split('\n').map((line) => line.split(' '));
+    expect(lines.map(([what]) => what)).toEqual(['start', 'end', 'start', 'end', 'start', 'end', 'start', 'end']);
+    // A second runner made elsewhere in the process waits in the same queue.
+    const other = new LlmRunner({ env: h.env });
+    const both = await Promise.all([other.run('other'), distiller.run('distill 3', signal)]);
+    expect([both[0].reason, both[1].ok]).toEqual(['ok', true]);
+    const after = readFileSync(h.file('log'), 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
+    expect(after.slice(8)).toEqual(['start', 'end', 'start', 'end']);
   });
 
   it('takes an aborted run out of the queue before it starts, and stops the one running', async () => {

@@ -97,6 +97,26 @@ describe('the curator', () => {
     expect(walkFiles(userSkills)).toEqual(before);
   });
 
+  it('ages a skill marked `engram: captured` at the top level of its frontmatter, as under `metadata:`', async () => {
+    const h = home();
+    const userSkills = join(h.paths.claude, 'skills');
+    skill(join(userSkills, 'top-level'), 'a skill captured with the mark at the top level', 'engram: captured\n');
+    skill(join(userSkills, 'nested'), 'a skill captured with the mark under metadata', CAPTURED);
+    skill(join(userSkills, 'top-level-pinned'), 'a captured skill the user pinned at the top level', 'engram: captured\npinned: true\n');
+    let engine = await Engine.open({ paths: h.paths, clock: fixedClock(at(0)) });
+    await engine.record([event('SessionStarted', join(h.root, 'repo'), { source: 'startup' }, at(0))]);
+    await engine.drain();
+    await engine.close();
+    engine = await Engine.open({ paths: h.paths, clock: fixedClock(at(91)) });
+    await engine.drain();
+    await engine.close();
+    const view = JSON.parse(readFileSync(join(h.paths.views, 'skills', 'global.json'), 'utf8'));
+    expect(view.curator.findings.map((f: { name: string; verdict: string }) => [f.name, f.verdict]).sort()).toEqual([
+      ['nested', 'archivable'],
+      ['top-level', 'archivable'],
+    ]);
+  });
+
   it('sees a skill the agent captures through the PostToolUse event of its Write, at once, not at the next rescan', async () => {
     const h = home();
     const project = join(h.root, 'repo');

@@ -15,12 +15,19 @@ export interface LlmRunnerOptions {
 }
 
 /**
+ * The one queue of LLM runs in this process, whoever made the runner (the distiller, the post-turn
+ * audit): two runners never have calls overlapping.
+ */
+const ONE_AT_A_TIME = new PQueue({ concurrency: 1 });
+
+/**
  * The distiller's LLM runs, one at a time. An LLM call is slow and costs money, and two at once
- * would only compete for the same rate limit, so runs wait in a queue of concurrency 1; the
- * queue is the runner's own, so it never holds up projections or other reactors.
+ * would only compete for the same rate limit, so runs wait in a queue of concurrency 1, shared by
+ * every runner of the process; it is apart from the engine's, so it never holds up projections or
+ * other reactors.
  */
 export class LlmRunner {
-  readonly #queue = new PQueue({ concurrency: 1 });
+  readonly #queue = ONE_AT_A_TIME;
   readonly #options: LlmRunnerOptions;
 
   constructor(options: LlmRunnerOptions = {}) {
@@ -57,7 +64,7 @@ export class LlmRunner {
     });
   }
 
-  /** Runs waiting to start. */
+  /** Runs waiting to start (this process's, whichever runner queued them). */
   get waiting(): number {
     return this.#queue.size;
   }

@@ -28,7 +28,10 @@ export interface DistillSession {
   readonly lastAt: string;
   /** A SessionEnd came after its latest activity. */
   readonly ended: boolean;
-  /** Activity since the last distillation (or skip), which decides whether it is trivial. */
+  /**
+   * Activity since the last distillation, which decides whether it is trivial. A skip does not
+   * reset it: a session split by an idle hour (2 prompts, a skip, 2 more) is then 4 prompts.
+   */
   readonly prompts: number;
   readonly toolCalls: number;
   /** The seq its last distillation or skip covered; 0 before any. */
@@ -65,7 +68,8 @@ const FILE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'
  */
 export const distillQueueProjector = defineProjector<Row>({
   name: 'distill',
-  projectorVersion: 1,
+  // 2: a skip no longer resets the counts.
+  projectorVersion: 2,
   handles: [...activity, 'SessionEnded', 'TranscriptCaptured', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
   evolve(state, event) {
     if (event.session === '') return [];
@@ -84,13 +88,16 @@ export const distillQueueProjector = defineProjector<Row>({
         if (!before) return [];
         const handledSeq = Math.max(before.handledSeq, event.data.upToSeq);
         const caughtUp = handledSeq >= before.lastSeq;
+        // Only a distillation starts the count again: what a skip judged too little adds up
+        // with what comes after it.
+        const recount = caughtUp && event.type === 'DistillCompleted';
         return withPending(state, {
           ...before,
           handledSeq,
           distilled: before.distilled || event.type === 'DistillCompleted',
           // Activity after what this covered still counts toward the next distillation.
-          prompts: caughtUp ? 0 : before.prompts,
-          toolCalls: caughtUp ? 0 : before.toolCalls,
+          prompts: recount ? 0 : before.prompts,
+          toolCalls: recount ? 0 : before.toolCalls,
           failures: caughtUp ? 0 : before.failures,
           lastFailure: caughtUp ? undefined : before.lastFailure,
         });
