@@ -1,3 +1,4 @@
+import { addressesAgent, heldForUser } from '../../distill/addresses-agent.js';
 import { detectCorrection } from '../../capture/correction-detector.js';
 import { defineProjector } from '../projector.js';
 import { rowChange } from '../row-change.js';
@@ -19,7 +20,8 @@ const CORRECTION_CONFIDENCE = 0.6;
  */
 export const memoriesProjector = defineProjector<MemoriesRow>({
   name: 'memories',
-  projectorVersion: 1,
+  // 2: text that addresses the agent from tool output, a file or an LLM stays provisional (heldForUser).
+  projectorVersion: 2,
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
@@ -47,9 +49,9 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       case 'MemoryProposed':
         return propose(state, event, event.data);
       case 'MemoryReinforced':
-        return update(state, event, event.data.memoryId, (row) => reinforce(row, event.ts));
+        return update(state, event, event.data.memoryId, (row) => reinforce(row, event.ts, event.data.by));
       case 'MemoryCorroborated':
-        return update(state, event, event.data.memoryId, (row) => (row.status === 'provisional' ? { ...row, status: 'active', modified: event.ts } : row));
+        return update(state, event, event.data.memoryId, (row) => (row.status === 'provisional' && !heldForUser(row) ? { ...row, status: 'active', modified: event.ts } : row));
       case 'MemoryEdited': {
         const { data } = event;
         return update(state, event, data.memoryId, (row) => ({
@@ -67,6 +69,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           implementedIn: data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
           // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
           modified: data.modified ?? event.ts,
+          // The agent's own edit that makes a memory speak to the agent waits for the user's word.
+          ...(data.by === 'agent' && row.status === 'active' && addressesAgent(`${data.name}\n${data.description}\n${data.body}`) ? { status: 'provisional' as const } : {}),
         }));
       }
       case 'MemoryPinned':

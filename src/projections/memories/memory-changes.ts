@@ -1,5 +1,7 @@
 import type { DomainEvent, EventOf } from '../../events/catalog.js';
 import type { MemoryProposed } from '../../events/memory-events.js';
+import { heldForUser } from '../../distill/addresses-agent.js';
+import type { MemoryOrigin } from '../../memories/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
@@ -46,7 +48,7 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
   // A lesson said again is the same memory, said once more: not a second file.
   if (options.matchSame ?? (data.origin !== 'import' && data.origin !== 'user')) {
     const same = findSameMemory(dirRow.entries, data.type, data);
-    if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts));
+    if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts, data.origin));
   }
   // A file already adopted where it is (an import and the reconciler both saw it) is that memory's, not a second one.
   if (data.sourceHash !== undefined && data.fileName !== undefined) {
@@ -67,7 +69,8 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     type: data.type,
     tier: data.tier,
     body: data.body,
-    status: data.status,
+    // Instructions to the agent from tool output, a file or an LLM wait for the user's word.
+    status: data.status === 'active' && heldForUser(data) ? 'provisional' : data.status,
     confidence: data.confidence,
     reinforced: data.reinforced ?? 0,
     lastReinforced: data.lastReinforced ?? created,
@@ -93,14 +96,16 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
   return changes;
 }
 
-export function reinforce(row: MemoryRow, at: string): MemoryRow {
+export function reinforce(row: MemoryRow, at: string, by?: MemoryOrigin): MemoryRow {
   if (row.archived) return row;
+  // Corroborated by another session is not the user's word for text that speaks to the agent.
+  const held = row.status === 'provisional' && heldForUser(row, by);
   return {
     ...row,
     confidence: Math.round(Math.min(1, row.confidence + REINFORCEMENT) * 100) / 100,
     reinforced: row.reinforced + 1,
     lastReinforced: at > row.lastReinforced ? at : row.lastReinforced,
-    status: row.status === 'provisional' ? 'active' : row.status,
+    status: row.status === 'provisional' && !held ? 'active' : row.status,
     modified: at,
   };
 }

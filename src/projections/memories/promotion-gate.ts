@@ -3,6 +3,7 @@ import type { TurnAuditCompleted } from '../../events/skill-events.js';
 import type { RecordedCandidate as DistillCandidate, DistillCompleted, MemoryGraph } from '../../events/distill-events.js';
 import type { RouteAccepted, RouteDeclined } from '../../events/distill-events.js';
 import { contentHash } from '../../content-hash.js';
+import { heldForUser } from '../../distill/addresses-agent.js';
 import { projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
@@ -54,14 +55,17 @@ export function promote(state: RowReader<MemoriesRow>, event: Completed): RowCha
   if (!existing) {
     rows.apply(propose(rows, event, {
       memoryId: episodeId(event.session), origin: 'distiller', scope: 'project', name: episode.name, description: episode.description,
+      // propose() holds one that speaks to the agent (heldForUser) provisional.
       type: 'project', tier: 'episodic', body: withNewline(episode.body), status: 'active', confidence: EPISODE_CONFIDENCE, created: learnedAt(event),
     }, { matchSame: false }));
     rows.apply(withGraph(rows, event, episodeId(event.session), episode.graph));
   } else if (existing.editedHash === undefined) {
     // A resumed session distilled again updates its episode; an episode someone edited is theirs.
-    rows.apply(update(rows, event, existing.id, (row) => ({
-      ...row, name: episode.name, description: episode.description, body: withNewline(episode.body), graph: episode.graph ?? row.graph, modified: event.ts,
-    })));
+    rows.apply(update(rows, event, existing.id, (row) => {
+      const next = { ...row, name: episode.name, description: episode.description, body: withNewline(episode.body), graph: episode.graph ?? row.graph, modified: event.ts };
+      // An episode is active unless its text speaks to the agent (then it waits for the user).
+      return row.status === 'superseded' ? next : { ...next, status: heldForUser(next) ? 'provisional' : 'active' };
+    }));
   }
   for (const candidate of candidates) {
     const destination = candidate.destination ?? 'memory';

@@ -1,3 +1,4 @@
+import { HELD_NOTE, heldForUser } from '../../distill/addresses-agent.js';
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
 import { MemoryForgotten, MemoryPinned, MemoryReinforced, MemoryRestored, MemoryUnpinned } from '../../events/memory-events.js';
@@ -26,6 +27,8 @@ export const memoriesList = defineCommand({
         status: memory.archived ? 'archived' : memory.status,
         strength: Math.round(strength({ name: memory.name, type: memory.type, tier: memory.tier, confidence: memory.confidence, lastReinforced: memory.lastReinforced, created: memory.created }, now) * 1000) / 1000,
         pinned: memory.pinned,
+        // Provisional because it speaks to the agent and the user has not said so (addresses-agent.ts).
+        ...(isHeld(memory) ? { held: true } : {}),
         project: memory.project,
         file: `${engine.paths.claude}/${memory.dir}/${memory.archived ? '_archive/' : ''}${memory.file}`,
       }))
@@ -39,7 +42,7 @@ export const memoriesList = defineCommand({
       return 0;
     }
     const width = Math.min(40, Math.max(...rows.map((r) => r.name.length)));
-    const lines = rows.map((r) => `${r.name.slice(0, 40).padEnd(width)}  ${r.type.padEnd(9)} ${(r.pinned ? `${r.status}*` : r.status).padEnd(12)} ${r.strength.toFixed(2)}  ${r.file}`);
+    const lines = rows.map((r) => `${r.name.slice(0, 40).padEnd(width)}  ${r.type.padEnd(9)} ${(r.pinned ? `${r.status}*` : r.status).padEnd(12)} ${r.strength.toFixed(2)}  ${r.file}${r.held ? `  (${HELD_NOTE})` : ''}`);
     await output.out(`${lines.join('\n')}\n`);
     return 0;
   },
@@ -52,7 +55,7 @@ export const memoriesShow = defineCommand({
   args: z.object({ query: z.string().min(1), project: z.string().optional(), history: z.boolean().default(false) }),
   async run(engine, args, output) {
     const memory = await findMemory(engine, args.query, args.project);
-    await output.out(`# ${locate(engine, memory)}\n${renderMemoryFile(memoryFileContent(memory))}`);
+    await output.out(`# ${locate(engine, memory)}\n${isHeld(memory) ? `# provisional, ${HELD_NOTE}\n` : ''}${renderMemoryFile(memoryFileContent(memory))}`);
     if (args.history) {
       const { steps } = await memoryProvenance(engine, memory, { events: false });
       const lines = steps.map((s) => `${String(s.seq).padStart(8)}  ${s.ts}  ${s.action.padEnd(12)} ${s.type}${s.by ? ` by ${s.by}` : ''}${s.session ? ` in session ${s.session}` : ''}${s.detail ? `: ${s.detail}` : ''}`);
@@ -121,4 +124,8 @@ function memoryChange(name: string, make: (memory: MemoryRow, reason: string | u
 
 function locate(engine: Engine, memory: MemoryRow): string {
   return `${engine.paths.claude}/${memory.dir}/${memory.archived ? '_archive/' : ''}${memory.file}`;
+}
+
+function isHeld(memory: MemoryRow): boolean {
+  return memory.status === 'provisional' && !memory.archived && heldForUser(memory);
 }
