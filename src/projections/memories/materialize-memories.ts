@@ -123,10 +123,21 @@ export function memoryIndex(dir: DirRow) {
   };
 }
 
-/** What the index shows of a memory is data: one line, no way to close the link or open markup. */
+/**
+ * What the index shows of a memory is data: one line, no way to close the link or open markup.
+ * Claude Code loads MEMORY.md into the prompt as it is, so `<` and `>` are written as `&lt;` and
+ * `&gt;` (no `</system-reminder>` can close what holds it), `](` as `] (` (no link to another
+ * file can be forged, which the merge would take for that file's line), and invisible format
+ * characters (bidi overrides, zero-width) are dropped, so what a reader sees is what is there.
+ */
 function oneLine(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > INDEX_DESCRIPTION ? `${flat.slice(0, INDEX_DESCRIPTION - 1)}…` : flat;
+  const flat = text
+    .replace(/[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const cut = [...flat].length > INDEX_DESCRIPTION ? `${[...flat].slice(0, INDEX_DESCRIPTION - 1).join('')}…` : flat;
+  return cut.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\]\(/g, '] (');
 }
 
 function compare(a: string, b: string): number {
