@@ -37,7 +37,7 @@ const BYPASS: readonly RegExp[] = [
   /\b(silently|secretly|quietly) (run|execute|upload|send|install|delete|push|curl)\b/,
 ];
 
-/** Where a memory's text came from from tool output, a file or an LLM, not the user's own word. */
+/** Origins whose text came from tool output, a file or an LLM, not from the user's own word. */
 const NOT_THE_USERS = new Set<MemoryOrigin>(['distiller', 'agent', 'import']);
 
 /**
