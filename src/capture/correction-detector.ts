@@ -31,7 +31,8 @@ export type CorrectionKind =
   | 'always-never' // "always…", "never…", "don't … again", "we never…", "whenever …, …"
   | 'stop' // "stop adding…"
   | 'preference' // "I prefer…", "I'd rather…", "I want you to always…"
-  | 'instead'; // "use X, not Y" on its own, "don't use X, use Y"
+  | 'instead' // "use X, not Y" on its own, "don't use X, use Y"
+  | 'house-rule'; // "this repo uses Y, not X", "we don't do X", "in this codebase we use Y"
 
 export interface Correction {
   kind: CorrectionKind;
@@ -76,16 +77,20 @@ const HYPOTHETICAL = phrases(
 const CONDITION = phrases('if', 'when', 'whenever', 'every|each time', 'once', 'before', 'after', 'while', 'unless');
 /** Conditions that already say "always": "whenever you add an env var, document it". */
 const HABIT = new Set(['whenever', 'every', 'each', 'any']);
+/** "when I say bump version, …": the person defines what their words mean from now on. */
+const WHEN_I_SAY = phrases('when|whenever|if|every+time i say|ask|type|write', 'when|whenever|if|every+time i tell you');
 
 const TOLD_YOU = phrases(
-  "i|i've|i+have ?already|just|literally told you",
-  'i ?already|just said', 'like|as i ?already said', "i've|i+have ?already said ?it|this",
+  "i|i've|i+have ?already|just|literally told you|u|ya",
+  'i ?already|just said ?it|this', 'like|as i ?already said', "i've|i+have ?already said ?it|this",
   'how many times do i have|need to tell|ask|say ?you ?this', 'what did i ?just tell|ask you',
   'you keep|always forget|forgetting', 'you forgot again',
 );
 /** "I asked you …" only before "not to" or "to always/never": otherwise it is about a task. */
 const ASKED_YOU = phrases('i ?already|specifically|explicitly asked you');
 const ASKED_NEXT = phrases('not to', 'to always|never');
+/** After "I said that": words that make "that" the thing said, with no lesson after it. */
+const REPORTED = new Set(['in', 'on', 'at', 'to', 'already', 'before', 'earlier', 'yesterday', 'twice', 'last', 'above', 'here', 'there', 'when', 'because']);
 const TOLD_AGAIN = new Set(['this', 'so', 'already', 'before', 'twice', 'earlier', 'yesterday']);
 const TOLD_AGAIN_PHRASES = phrases('many|multiple times', 'a dozen|hundred|thousand|million times');
 
@@ -103,7 +108,7 @@ const WHY_AGAIN = phrases('why do|did|are|would|the+hell+do|on+earth+do you keep
 /** "no" opens a correction only when punctuated or addressed: "no idea" and "no dialog" do not. */
 const NO = phrases('no', 'nope', 'nah', 'not quite', 'not like that', 'actually');
 const NO_ADDRESSED = phrases(
-  'i', 'we', 'you', 'use', "don't", 'do not', 'never', 'always', "it's", 'its', "that's", 'please', 'just', 'stop',
+  'i', 'we', 'you', 'use', "don't", 'dont', 'do not', 'this repo|project|codebase', 'in this', 'here', 'never', 'always', "it's", 'its', "that's", 'please', 'just', 'stop',
   'remember', 'not', 'it should',
 );
 const NO_MARKS = new Set([',', '.', '!', ':', ';', '\u2014', '\u2013', '-']);
@@ -123,9 +128,11 @@ const REMEMBER = phrases(
   'add|save|put|store|write ?this|that|it to|in|into ?your|the memory',
   'souviens-toi', 'rappelle-toi', 'recuerda', 'denk daran', 'merk dir', 'ricorda', 'lembre-se',
 );
+const KEEP_IN_MIND = phrases('keep|bear in mind', 'remember that');
 /** What may follow "remember" in a rule ("remember when…" and "remember me" are not). */
 const REMEMBER_NEXT = phrases(
-  ':', ',', '\u2014', '-', 'that', 'to', 'this :', 'we', 'i', "i'm", 'the', 'our', 'my', 'you', "it's", 'never', 'always',
+  ':', ',', '\u2014', '-', 'that', 'to', 'this :', 'this repo|project|codebase|app|service|monorepo|team', 'we', 'i', "i'm", 'the', 'our',
+  'my', 'you', "it's", 'never', 'always',
   'not to', 'que', 'dass', 'de que', 'di', 'che',
 );
 
@@ -141,7 +148,11 @@ const SUBJECTS = new Map([
   ["we'd", 'we'], ["i'll", 'i'], ["i'd", 'i'], ["claude'll", 'claude'],
 ]);
 const MODAL = phrases('should', 'must', 'will', 'need to', 'have to', 'ought to');
-const ALWAYS_NEVER = phrases('always', 'never ?ever', "don't ?you ever", 'do not ever', 'under no circumstances ?should you');
+const ALWAYS_NEVER = phrases(
+  'always|allways|alwyas|alwasy|awlays|alwys', 'never|nver|nevr|neevr ?ever', "don't ?you ever", 'do not ever', 'under no circumstances ?should you',
+);
+/** How "we" say what the team does not do: "we don't do default exports", "we dont mock the database". */
+const WE_DONT = phrases("don't|dont|do+not|never");
 
 /** Verbs a durable rule starts with (broad); transient ones like fix, add or check are left out. */
 const RULE_VERB = phrases(
@@ -171,7 +182,20 @@ const TRAILING_NOISE = phrases(
   'any more', 'please', 'thanks', 'thank you', 'ok',
 );
 const INSTEAD_OPENER = phrases("?please don't|dont|never use", '?please do not use');
-const INSTEAD_USE = phrases('use', 'prefer', 'we use', 'go with');
+const INSTEAD_USE = phrases(
+  'use', 'prefer', 'we use|prefer', 'go with', 'this|the|our repo|project|codebase|app|service|monorepo uses|is', 'this is a|an', 'here we use',
+  "it's|its", 'it is',
+);
+/** Who states a house rule: the project, or "we" about it ("this repo uses pnpm, not npm"). */
+const HOUSE_SUBJECT = phrases(
+  'this|the|our repo|repository|project|codebase|app|service|monorepo|team',
+  '?and|but in|on|for this|the|our repo|repository|project|codebase|app|service|monorepo|team ?we',
+  'here ?we', 'we', "we're", 'we are',
+);
+const WE_SHOULD_NOT = phrases('we|you should|must never|not', "we|you shouldn't|mustn't");
+const HOUSE_VERB = phrases('uses', 'use', 'is', "'s", 'runs', 'run', 'targets', 'target', 'prefers', 'prefer', 'only uses|use', 'are using', "'re using", 'standardized|standardised on');
+/** Clauses that make a statement about the project a report or a question, not a rule. */
+const HOUSE_NOT = new Set(['but', 'which', 'because', 'why', 'so', 'though', 'although', 'yet', 'until', 'since', 'whereas']);
 const CONTRAST_OPENER = phrases('use', "it's", 'its', 'it is', 'we use', 'prefer');
 
 const INTRO_FROM_NOW_ON = phrases('from now on', 'going|moving forward', 'for future reference', 'henceforth', 'new|house rule|rules');
@@ -179,6 +203,7 @@ const INTRO_REMEMBER = phrases('remember', 'keep in mind', "don't forget");
 const INTRO_TOLD_YOU = phrases('i told you', 'i said', 'like|as i said');
 const INTRO_ALWAYS = phrases('always', 'never');
 
+const RETRY = phrases("let's|lets|let+us try ?this|that|it again", 'try again', 'one more time');
 /** A sentence that starts a task: rules stated after it are the task's spec, not lessons. */
 const TASK_START = phrases(
   '?please|can+you|could+you write|implement|create|add|build|make|fix|refactor|generate|update|change|rewrite|port|convert|design|scaffold|setup|migrate|draft|review|summarize|explain|debug|investigate',
@@ -219,8 +244,8 @@ const CONTRAST = phrases('not', 'instead of', 'rather than');
 
 /** Words that make a lesson meaningless out of the moment it was said in. */
 const DEIXIS = phrases(
-  'this file|line|function|method|class|one|time|case|test|component|pr|branch|commit|bug|error|page|step|part|bit|week',
-  'that one|line|file|function|bug|error|part|bit', 'these|those lines|files|ones|changes', 'above', 'below',
+  'this file|line|function|method|class|one|time|case|test|component|pr|branch|commit|bug|error|page|step|part|bit|week|approach|way|version|solution|option|library|thing',
+  'that one|line|file|function|bug|error|part|bit|approach|way|version|solution|option|library|thing', 'these|those lines|files|ones|changes', 'above', 'below',
   'the first|second|third|last|other|previous|next one|option|approach|version|way|file|line|endpoint',
   'right now', 'for now', 'yet', 'today', 'tonight', 'tomorrow', "when you're|you+are done|finished",
   "once you're|you+are done", 'when|before you finish', 'at the end', 'afterwards', 'after that|this', 'later',
@@ -231,6 +256,7 @@ const MOMENT = phrases(
 );
 /** What the person just did ("I fixed the fixture") makes a report of the lesson, not a rule. */
 const JUST_DONE = phrases('i ?just|already fixed|changed|updated|added|removed|deleted|pushed|merged|reverted|ran|restarted|moved|renamed');
+const ARTICLES = new Set(['a', 'an', 'the', 'this', 'that', 'these', 'those', 'my', 'your', 'its', 'their', 'some', 'one']);
 /** "it reports to you, not me": a bare pronoun's referent is lost outside the conversation. */
 const PRONOUNS = new Set(['it', 'they', 'he', 'she', 'this', 'that']);
 
@@ -289,6 +315,7 @@ export function detectCorrection(prompt: string): Correction | null {
   if (sentences.length === 0) return null;
   const taskFirst = phraseAt(sentences[0]!.words, skipFiller(sentences[0]!.words, 0), TASK_START) >= 0;
   let pending: CorrectionKind | undefined;
+  const retry = sentences.some((s) => hasPhrase(s.words, RETRY));
   for (let k = 0; k < sentences.length; k++) {
     const read = sentences[k]!;
     if (read.sentence.intro >= 0) {
@@ -304,7 +331,7 @@ export function detectCorrection(prompt: string): Correction | null {
     // A bare "always…" in the middle of a long prompt, or after a task was set, is the task's spec.
     const edge = sentences.length <= 4 || k < 2 || k >= sentences.length - 2;
     const bareAllowed = edge && (k === 0 || !taskFirst);
-    const result = readSentence(read, { pending, bareAllowed, previous: sentences[k - 1], single: sentences.length <= 2 && k === 0 });
+    const result = readSentence(read, { pending, bareAllowed, previous: sentences[k - 1], single: sentences.length <= 2 && k === 0, alone: sentences.length === 1, retry });
     if (result.found) {
       const correction = toCorrection(result.found);
       if (correction) return correction;
@@ -333,6 +360,10 @@ function introKind(intro: Read): CorrectionKind | undefined {
 
 interface Context {
   pending: CorrectionKind | undefined;
+  /** The prompt is this one sentence. */
+  alone: boolean;
+  /** The prompt asks to try again: its reminders are for the retry. */
+  retry: boolean;
   bareAllowed: boolean;
   previous: Read | undefined;
   single: boolean;
@@ -356,6 +387,8 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
       // "I told you to …", "… not to …", "… that …", "…: …" say the lesson right here.
       const next = words[i]?.w;
       if (next === ':' || next === 'to' || next === 'that') {
+        // "I said that in the PR already": "that" is what was said, and nothing follows it.
+        if (next === 'that' && REPORTED.has(words[i + 1]?.w ?? '')) return {};
         explicit = true;
         i += 1;
         break;
@@ -402,11 +435,11 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
     while (comma < words.length && words[comma]!.w !== ',') comma++;
     if (comma >= words.length) return {};
     condition = sentence.text.slice(words[i]!.start, words[comma]!.start).trim();
-    habit = HABIT.has(words[i]!.w);
+    habit = HABIT.has(words[i]!.w) || phraseAt(words, i, WHEN_I_SAY) >= 0;
     i = skipFiller(words, comma);
   }
 
-  const durable = readDurable(read, i, ctx, condition !== undefined);
+  const durable = readDurable(read, i, ctx, condition !== undefined, opener !== undefined || ctx.pending !== undefined);
   if (durable) return { found: { ...durable, condition, weak: durable.weak || (opener !== undefined && durable.kind === 'instead') } };
   if (condition !== undefined) {
     if (!habit || !imperativeAt(words, i)) return {};
@@ -419,7 +452,7 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
 }
 
 /** A cue that by itself says the rule is to be kept, at word `i` or at the sentence's end. */
-function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean): Omit<Found, 'condition'> | undefined {
+function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean, opened = false): Omit<Found, 'condition'> | undefined {
   const { sentence, words } = read;
   const end = sentence.text.length;
   const fromNowOn = phraseAt(words, i, FROM_NOW_ON);
@@ -433,12 +466,20 @@ function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean):
     const from = skipFiller(words, inFuture);
     return imperativeAt(words, from) ? { kind: 'from-now-on', from: startOf(read, from), to: end, sentence } : undefined;
   }
-  const remember = phraseAt(words, i, REMEMBER);
+  let remember = phraseAt(words, i, REMEMBER);
+  // "that looks good but keep in mind …": the reminder after the reply.
+  if (remember < 0 && ctx.bareAllowed) {
+    for (let k = i + 1; k < words.length - 3 && remember < 0; k++) {
+      if (words[k]!.w === 'but' && phraseAt(words, k + 1, KEEP_IN_MIND) >= 0) remember = phraseAt(words, k + 1, KEEP_IN_MIND);
+    }
+  }
   if (remember >= 0) return readRemember(read, remember, ctx);
   if (phraseAt(words, i, PREFERENCE) >= 0) return { kind: 'preference', from: startOf(read, i), to: end, sentence, user: true };
   if (phraseAt(words, i, WANTS_YOU) >= 0) return { kind: 'preference', from: startOf(read, i), to: end, sentence, user: false };
   const alwaysNever = readAlwaysNever(read, i, ctx, conditioned);
   if (alwaysNever) return alwaysNever;
+  const house = readHouseRule(read, i, ctx, opened);
+  if (house) return house;
   if (ctx.bareAllowed && (words[i]?.w === 'stop' || words[i]?.w === 'quit')) {
     const gerund = words[i + 1];
     // "stop running the tests" halts something now; "stop adding emojis" and "stop wrapping
@@ -472,6 +513,10 @@ function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean):
       }
     }
   }
+  // "Do not use global state" said on its own: a standing prohibition.
+  if (ctx.alone && instead >= 0 && instead < words.length && !words[instead]!.punct) {
+    return { kind: 'always-never', from: startOf(read, i), to: trimTrailing(read, words.length), sentence, weak: true };
+  }
   // "use vitest, not jest" said on its own.
   if (ctx.single && phraseAt(words, i, CONTRAST_OPENER) >= 0 && hasContrast(words, i)) {
     return { kind: 'instead', from: startOf(read, i), to: end, sentence, weak: true };
@@ -490,7 +535,11 @@ function readRemember(read: Read, afterCue: number, ctx: Context): Omit<Found, '
     if (!previous || previous.sentence.question) return undefined;
     return { kind: 'remember', from: startOf(previous, skipFiller(previous.words, 0)), to: previous.sentence.text.length, sentence: previous.sentence };
   }
-  if (phraseAt(words, afterCue, REMEMBER_NEXT) < 0) return undefined;
+  // "keep in mind …" says what follows is to be kept, whatever it starts with.
+  const keep = words[afterCue - 1]?.w === 'mind';
+  if (!keep && phraseAt(words, afterCue, REMEMBER_NEXT) < 0) return undefined;
+  // "Let's try this again. Remember to run pnpm start": a reminder for the retry at hand.
+  if (words[afterCue]?.w === 'to' && ctx.retry) return undefined;
   const next = words[afterCue]?.w;
   const skipWord = next === 'that' || next === 'to' || (next === 'this' && words[afterCue + 1]?.w === ':');
   const from = skipFiller(words, skipWord ? afterCue + 1 : afterCue);
@@ -524,6 +573,41 @@ function readAlwaysNever(read: Read, i: number, ctx: Context, conditioned: boole
   // A bare "Always return UTC" deep in a task is the task's spec; a subject or condition makes it a rule.
   if (!subject && !conditioned && !ctx.bareAllowed) return undefined;
   return { kind: 'always-never', from: startOf(read, subject ? adverb : i), to: trimTrailing(read, words.length), sentence };
+}
+
+/**
+ * A statement of how this project does things: "this repo uses pnpm, not npm", "in this codebase
+ * we use ky", "we don't do default exports", "this repo is pnpm-only, don't run npm". A bare "this
+ * repo uses pnpm" counts only when it is the whole prompt or follows "no," (otherwise it is
+ * context for what comes next); a "but", "which" or "so" after it makes it a report.
+ */
+function readHouseRule(read: Read, i: number, ctx: Context, opened: boolean): Omit<Found, 'condition'> | undefined {
+  const { sentence, words } = read;
+  const subject = phraseAt(words, i, HOUSE_SUBJECT);
+  if (subject < 0) return undefined;
+  for (let k = subject; k < words.length; k++) {
+    // "…, so we should not use npm" is the rule's consequence; "…, so the build fails" a report.
+    if (words[k]!.w === 'so' && (phraseAt(words, k + 1, PROHIBITION) >= 0 || phraseAt(words, k + 1, YOU_MODAL) >= 0 || phraseAt(words, k + 1, WE_SHOULD_NOT) >= 0)) break;
+    if (HOUSE_NOT.has(words[k]!.w)) return undefined;
+  }
+  const to = trimTrailing(read, words.length);
+  const we = words[subject - 1]?.w === 'we';
+  const weAre = words[subject - 1]?.w === "we're" || words[subject - 1]?.w === 'are';
+  const dont = we ? phraseAt(words, subject, WE_DONT) : -1;
+  if (dont >= 0) {
+    const verb = words[dont];
+    const base = verb && !verb.punct ? leadingLetters(verb.w) : '';
+    if (!isBaseVerb(base) || NOT_PREFERENCES.has(base)) return undefined;
+    return { kind: 'house-rule', from: startOf(read, i), to, sentence };
+  }
+  const verb = weAre ? (words[subject]?.w === 'using' ? subject + 1 : -1) : phraseAt(words, subject, HOUSE_VERB);
+  if (verb < 0 || verb >= words.length) return undefined;
+  const only = words.slice(verb).some((w) => !w.punct && w.w.endsWith('-only'));
+  const prohibits = words.some((w, k) => k > verb && (w.w === ',' || w.w === ';' || w.w === 'so') && (phraseAt(words, k + 1, PROHIBITION) >= 0 || phraseAt(words, k + 1, WE_SHOULD_NOT) >= 0));
+  const scoped = words[i]?.w !== 'we' || hasPhrase(words, THIS_PROJECT, verb);
+  const bare = scoped && (opened || ctx.alone);
+  if (!hasContrast(words, verb) && !only && !prohibits && !bare) return undefined;
+  return { kind: 'house-rule', from: startOf(read, i), to, sentence };
 }
 
 function toldYouAt(words: readonly Word[], i: number): number {
@@ -679,7 +763,14 @@ function toCorrection(found: Found): Correction | null {
   if (hasPhrase(words, DEIXIS) || ['this', 'that'].includes(words[lastWord(words) - 1]?.w ?? '')) return null;
   if (words.some((w, k) => (w.w === 'line' || w.w === 'lines') && isDigits(words[k + 1]?.w ?? ''))) return null;
   if (phraseAt(words, 0, MOMENT) >= 0 || hasPhrase(words, JUST_DONE)) return null;
-  if (found.weak && words.some((w) => w.w === 'here') && words[0]?.w !== 'we') return null;
+  // "no, use the one here" points at the screen; "use pnpm here, not npm" and "don't use axios here,
+  // use ky" say what this project uses.
+  // A tool or convention is named bare ("use pnpm here"); "use a Map here" is about the code at hand.
+  if (found.weak && words.some((w) => w.w === 'here') && words[0]?.w !== 'we') {
+    const use = words.findIndex((w) => w.w === 'use' || w.w === 'uses');
+    const named = use < 0 || !ARTICLES.has(words[use + 1]?.w ?? '');
+    if (!named || (found.kind !== 'instead' && !hasContrast(words, 0))) return null;
+  }
   if (found.weak && PRONOUNS.has(words[0]?.w ?? '') && words[1] && !words[1].punct && words[1].w !== 'is' && isLetters(words[1].w.slice(0, 1))) return null;
   if (hasPhrase(words, STEERING) || words.some((w) => w.w.startsWith('jailbreak'))) return null;
   const user = found.user ?? phraseAt(words, 0, ABOUT_THE_PERSON) >= 0;
