@@ -22,7 +22,7 @@ const STEMS = [
   'allways', 'alwyas', 'alwasy', 'awlays', 'alwys', 'nver', 'nevr', 'neevr',
   // House rules: "we use …", "we don't do …", "this repo uses …", "…-only".
   'we use', "we don't", 'we dont', 'we do not', "we're using", 'we are using', 'this repo', 'this project', 'this codebase',
-  'our repo', 'our codebase', '-only',
+  'our repo', 'our codebase', '-only', 'when i say', 'if i say', 'when i ask', 'if i ask', 'when i type', 'when i tell you',
 ];
 
 /** Whether `prompt` could be a correction at all. */
