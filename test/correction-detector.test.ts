@@ -182,6 +182,10 @@ describe('correction detector', () => {
       ['you should never commit .env files', 'I told you not to commit .env files'],
       ['Remember that the staging DB is on port 5433', 'For future reference, the staging DB is on port 5433.'],
       ['no, we never use default exports', 'Never use default exports!!'],
+      // Issue 21's three prompts, and the old form of the same lesson: one memory, reinforced.
+      ['this repo uses pnpm, not npm', 'No, I told you to use pnpm, not npm!'],
+      ["no, don't use npm here, this repo uses pnpm", 'no, use pnpm here, not npm'],
+      ['in this repo we use pnpm, not npm', 'this repo uses pnpm, not npm'],
     ];
     for (const [a, b] of same) {
       const x = detectCorrection(a)!;
