@@ -19,6 +19,7 @@ import { canRecall, queryWords } from '../src/recall/query-words.js';
 import { evaluate, METRICS_HEADER, metricsRow, pipelineRanker, type EvalQuery, type Metrics, type Ranked, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
 import { graphRanker } from './graph-eval-signal.js';
+import { correctionReport, scoreCorrectionSplits } from './eval-corrections.js';
 
 /** Strength is scored as of this time, as the set's dates were written for it. */
 const EVAL_NOW = new Date('2026-12-01T00:00:00.000Z');
@@ -336,4 +337,5 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   await close();
   console.log(report.lines.join('\n'));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s; embeddings cached in ${cacheDir})`);
+  console.log(`\n${correctionReport(scoreCorrectionSplits(resolve(import.meta.dirname, '..', '..'))).join('\n')}`);
 }

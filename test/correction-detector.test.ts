@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectCorrection, type Correction } from '../src/capture/correction-detector.js';
@@ -7,57 +7,19 @@ import { DESCRIPTION_CAP, LESSON_CAP, NAME_CAP } from '../src/capture/lesson-tex
 import { proseSentences } from '../src/capture/prose-sentences.js';
 import { PROMPT_CAP } from '../src/events/hook-events.js';
 import { redactCapped } from '../src/redaction/redact-capped.js';
+import { CORRECTION_SPLITS, correctionFixtures, correctionReport, loadLabelled, scoreCorrectionSplits, type LabelledPrompt } from '../scripts/eval-corrections.js';
 import { repoRoot } from './support/temp-home.js';
 
-interface Labelled {
-  prompt: string;
-  correction: boolean;
-  type?: 'feedback' | 'user';
-  note?: string;
-}
-
-const fixtures = join(repoRoot, 'fixtures', 'corrections');
-const load = (name: string): Labelled[] =>
-  readFileSync(join(fixtures, name), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Labelled);
-// labelled.jsonl is the set the detector was developed against; each holdout was written later
-// and scored once before any change was made for it (fixtures/corrections/README.md has those
-// first scores).
+const fixtures = correctionFixtures(repoRoot);
+const load = (name: string): LabelledPrompt[] => loadLabelled(fixtures, name);
+// The hand-written split the detector was developed against, with its two first holdouts (each
+// scored once before any change for it: fixtures/corrections/README.md has those first scores).
 const labelled = load('labelled.jsonl');
-const holdouts = readdirSync(fixtures).filter((name) => /^holdout.*\.jsonl$/.test(name)).sort();
-const holdout = holdouts.flatMap(load);
-
-function score(rows: Labelled[]) {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  let typeAgrees = 0;
-  const misses: string[] = [];
-  const falsePositives: string[] = [];
-  for (const row of rows) {
-    const found = detectCorrection(row.prompt);
-    if (found && row.correction) {
-      tp++;
-      if (found.type === (row.type ?? 'feedback')) typeAgrees++;
-    } else if (found) {
-      fp++;
-      falsePositives.push(`${JSON.stringify(row.prompt.slice(0, 90))} → ${JSON.stringify(found.lesson)}`);
-    } else if (row.correction) {
-      fn++;
-      misses.push(JSON.stringify(row.prompt.slice(0, 90)));
-    }
-  }
-  return { tp, fp, fn, precision: tp / (tp + fp), recall: tp / (tp + fn), typeAgreement: typeAgrees / tp, misses, falsePositives };
-}
-
-function report(name: string, rows: Labelled[], result: ReturnType<typeof score>): void {
-  const positives = rows.filter((r) => r.correction).length;
-  console.log(
-    `correction detector on ${name}: ${rows.length} prompts (${positives} corrections, ${rows.length - positives} not), ` +
-      `precision ${result.precision.toFixed(3)}, recall ${result.recall.toFixed(3)}, type agrees ${result.typeAgreement.toFixed(3)}\n` +
-      `  missed: ${result.misses.length ? result.misses.join('\n          ') : 'none'}\n` +
-      `  false positives: ${result.falsePositives.length ? result.falsePositives.join('\n                   ') : 'none'}`,
-  );
-}
+const holdout = ['holdout.jsonl', 'holdout-2.jsonl'].flatMap(load);
+// Real prompts from public repositories: the tuning ones the rules were written from, and the
+// held-out ones that were labelled before the detector ran on them and are only measured.
+const realTuning = ['real-tuning.jsonl', 'real-tuning-2.jsonl'].flatMap(load);
+const realHeldOut = ['real-holdout.jsonl', 'real-holdout-2.jsonl'].flatMap(load);
 
 /** Token-set Jaccard, as DESIGN.md matches memories (≥ 0.6 is "the same"). */
 function jaccard(a: string, b: string): number {
@@ -71,22 +33,48 @@ function jaccard(a: string, b: string): number {
 
 /** Every correction the corpora and the odd inputs below yield, for the shape checks. */
 function everyCorrection(extra: string[]): Correction[] {
-  return [...labelled, ...holdout].map((r) => r.prompt).concat(extra).map(detectCorrection).filter((c): c is Correction => c !== null);
+  return [...labelled, ...holdout, ...realTuning, ...realHeldOut].map((r) => r.prompt).concat(extra).map(detectCorrection).filter((c): c is Correction => c !== null);
 }
 
 describe('correction detector', () => {
-  it('keeps precision ≥ 0.95 and recall ≥ 0.70 on the labelled set and the holdout', () => {
+  it('keeps precision ≥ 0.95 and recall ≥ 0.90 on the splits its rules were written from, and reports the held-out split', () => {
     expect(labelled.length).toBeGreaterThanOrEqual(150);
-    expect(labelled.filter((r) => r.correction).length).toBeGreaterThanOrEqual(50);
-    expect(labelled.filter((r) => !r.correction).length).toBeGreaterThanOrEqual(100);
-    expect(holdouts.length).toBeGreaterThan(0);
-    for (const [name, rows] of [['labelled.jsonl', labelled], ...holdouts.map((file) => [file, load(file)] as const)] as const) {
-      const result = score(rows);
-      report(name, rows, result);
-      expect(result.precision, name).toBeGreaterThanOrEqual(0.95);
-      expect(result.recall, name).toBeGreaterThanOrEqual(0.7);
-      expect(result.typeAgreement, name).toBeGreaterThanOrEqual(0.9);
+    expect(realTuning.length + realHeldOut.length).toBeGreaterThanOrEqual(150);
+    // Every real prompt says where it was found; the held-out split is real prompts only.
+    for (const row of [...realTuning, ...realHeldOut]) expect(row.source?.repo, row.prompt.slice(0, 60)).toBeTruthy();
+    for (const row of realHeldOut) expect(row.paraphrase, row.prompt.slice(0, 60)).toBeUndefined();
+    expect(CORRECTION_SPLITS.filter((s) => s.role === 'held-out').flatMap((s) => s.files)).toEqual(['real-holdout.jsonl', 'real-holdout-2.jsonl']);
+    const scores = scoreCorrectionSplits(repoRoot);
+    console.log(correctionReport(scores).join('\n'));
+    for (const s of scores) {
+      expect(s.typeAgreement, s.split.name).toBeGreaterThanOrEqual(0.9);
+      // The held-out split is reported, not held: its precision and recall are below what the
+      // issue asks for (docs/capture.md says where), and a bar moved until it passes would
+      // measure nothing. A change that helps shows there first.
+      if (s.split.role === 'held-out') continue;
+      expect(s.precision, s.split.name).toBeGreaterThanOrEqual(0.95);
+      expect(s.recall, s.split.name).toBeGreaterThanOrEqual(0.9);
     }
+  });
+
+  it('reads the corrections of issue 21 and the forms a new user types them in', () => {
+    const pnpm = ["no, don't use npm here, this repo uses pnpm", 'no, use pnpm here, not npm', 'this repo uses pnpm, not npm'];
+    for (const prompt of pnpm) expect(detectCorrection(prompt), prompt).toMatchObject({ type: 'feedback', scope: 'project', lesson: expect.stringMatching(/pnpm/) });
+    expect(detectCorrection('this repo uses pnpm, not npm')).toMatchObject({ kind: 'house-rule', lesson: 'this repo uses pnpm, not npm' });
+    expect(detectCorrection('no, use pnpm here, not npm')?.lesson).toBe('use pnpm here, not npm');
+    expect(detectCorrection("we don't do default exports in this codebase")).toMatchObject({ kind: 'house-rule' });
+    expect(detectCorrection('i told u to use pnpm')?.lesson).toBe('use pnpm');
+    expect(detectCorrection('nver commit .env files')?.lesson).toBe('nver commit .env files');
+    expect(detectCorrection('when I say bump version, update the CHANGELOG too')).toMatchObject({ kind: 'always-never' });
+    // … and the near-misses around them.
+    const notRules = [
+      'does this repo use pnpm or npm?', 'this repo uses pnpm, right?', 'we use pnpm but the lockfile is out of date, can you regenerate it?',
+      'it uses pnpm, not npm, which is why the lockfile check fails in CI', "we don't know yet why the build is slow", "we don't do that",
+      'use a Map instead of an object here', 'no, use this approach instead', 'I said that in the PR description already',
+      "Oops, I reset it. Let's try this again. Remember to run `pnpm start`",
+      'this repo uses pnpm. how do I add a dependency to the web package?',
+    ];
+    for (const prompt of notRules) expect(detectCorrection(prompt), prompt).toBeNull();
   });
 
   it('cuts the lesson out and describes it', () => {
@@ -176,7 +164,7 @@ describe('correction detector', () => {
   });
 
   it('is deterministic: the same text always gives the same answer', () => {
-    for (const row of [...labelled, ...holdout]) {
+    for (const row of [...labelled, ...holdout, ...realTuning, ...realHeldOut]) {
       expect(JSON.stringify(detectCorrection(row.prompt))).toBe(JSON.stringify(detectCorrection(row.prompt)));
     }
     // Nothing carries over from one call to the next.
@@ -194,6 +182,10 @@ describe('correction detector', () => {
       ['you should never commit .env files', 'I told you not to commit .env files'],
       ['Remember that the staging DB is on port 5433', 'For future reference, the staging DB is on port 5433.'],
       ['no, we never use default exports', 'Never use default exports!!'],
+      // Issue 21's three prompts, and the old form of the same lesson: one memory, reinforced.
+      ['this repo uses pnpm, not npm', 'No, I told you to use pnpm, not npm!'],
+      ["no, don't use npm here, this repo uses pnpm", 'no, use pnpm here, not npm'],
+      ['in this repo we use pnpm, not npm', 'this repo uses pnpm, not npm'],
     ];
     for (const [a, b] of same) {
       const x = detectCorrection(a)!;
@@ -252,7 +244,7 @@ describe('correction detector', () => {
       if (seen.has(file)) return;
       seen.add(file);
       const source = readFileSync(join(dir, file), 'utf8');
-      for (const [, spec] of source.matchAll(/^import .* from '([^']+)';$/gm)) {
+      for (const [, spec] of source.matchAll(/^import [^;]* from '([^']+)';$/gm)) {
         expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[a-z-]+\.js$|^\.\.\/memories\/memory-kinds\.js$/);
         if (spec!.startsWith('./')) visit(spec!.slice(2).replace(/\.js$/, '.ts'));
       }
@@ -260,5 +252,6 @@ describe('correction detector', () => {
     visit('correction-detector.ts');
     visit('correction-notice.ts');
     expect(seen.size).toBeGreaterThan(3);
+    expect(seen).toContain('correction-cues.ts');
   });
 });

@@ -5,6 +5,7 @@ import { detectCorrection } from '../src/capture/correction-detector.js';
 import { correctionNotice } from '../src/capture/correction-notice.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { ANSWER_CAP, POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
+import { projectMemoryDir } from '../src/paths.js';
 import { redactCapped } from '../src/redaction/redact-capped.js';
 import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 
@@ -172,6 +173,28 @@ describe('hooks', () => {
     const ordinary = await runHook('UserPromptSubmit', { ...common, prompt: 'why does this test always fail on CI?' }, h.env);
     expect(ordinary).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(spoolFiles(h).length).toBe(2);
+  });
+
+  it('turns the corrections a new user types first into lessons: notice from the hook, memory file after the drain', async () => {
+    // Issue 21: each of these was missed, with no notice and no memory.
+    const prompts = ["no, don't use npm here, this repo uses pnpm", 'no, use pnpm here, not npm', 'this repo uses pnpm, not npm'];
+    for (const [n, prompt] of prompts.entries()) {
+      const h = home();
+      const cwd = `/home/dev/src/app-${n}`;
+      const result = await runHook('UserPromptSubmit', { ...common, cwd, hook_event_name: 'UserPromptSubmit', prompt }, h.env);
+      expect(result, prompt).toMatchObject({ code: 0, stderr: '' });
+      const lesson = detectCorrection(prompt)!.lesson;
+      expect(lesson, prompt).toMatch(/pnpm/);
+      expect(result.stdout, prompt).toBe(`engram noted a lesson for this project: "${lesson}" (saved to memory).\n`);
+      await drain(h.env);
+      const dir = join(h.paths.claude, projectMemoryDir(cwd));
+      // Other projections write their own files here (auto-errors.md …): the lesson is in exactly one.
+      const files = readdirSync(dir).filter((name) => name.endsWith('.md') && name !== 'MEMORY.md');
+      const lessons = files.filter((name) => readFileSync(join(dir, name), 'utf8').includes(lesson));
+      expect(lessons, prompt).toHaveLength(1);
+      expect(readFileSync(join(dir, lessons[0]!), 'utf8'), prompt).toMatch(/type: feedback/);
+      expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8'), prompt).toContain(lessons[0]!);
+    }
   });
 
   it('reads the correction from the prompt as stored: redacted, and about the person when it is', async () => {

@@ -16,10 +16,21 @@
  * ("no, wrong, try again") is not a lesson.
  */
 import type { MemoryType } from '../memories/memory-kinds.js';
+import {
+  ABOUT_THE_PERSON, ALWAYS_NEVER, ARTICLES, ASKED_NEXT, ASKED_YOU, BASE_FORMS_IN_ED, CONDITION, CONTRAST,
+  CONTRAST_OPENER, DEIXIS, FILLER_MARKS, FILLER_PHRASES, FILLER_WORDS, FROM_NOW_ON, GLOBAL, HABIT, HOUSE_NOT,
+  HOUSE_SUBJECT, HOUSE_VERB, HYPOTHETICAL, INSTEAD_OPENER, INSTEAD_USE, INTRO_ALWAYS, INTRO_FROM_NOW_ON,
+  INTRO_REMEMBER, INTRO_TOLD_YOU, IN_FUTURE, JUST_DONE, KEEP_IN_MIND, MACHINE_TEXT, MODAL, MOMENT, NEGATING,
+  NO, NOT_CONTRASTED, NOT_IMPERATIVE, NOT_PREFERENCES, NO_ADDRESSED, NO_MARKS, PAST_OR_REPORT, POLITE,
+  PREFERENCE, PROHIBITION, PRONOUNS, REMEMBER, REMEMBER_CUT_MARKS, REMEMBER_NEXT, REPORTED, RETRY, RULE_VERB,
+  STEERING, STOPWORDS, STRONG_RULE, SUBJECTS, TASK_START, THIS_PROJECT, TOLD_AGAIN, TOLD_AGAIN_PHRASES,
+  TOLD_YOU, TRAILING_AGAIN, TRAILING_DURABLE, TRAILING_NOISE, TRAILING_REMEMBER, WANTS_YOU, WE_DONT,
+  WE_SHOULD_NOT, WHEN_I_SAY, WHY_AGAIN, WRONG, YOU_MODAL,
+} from './correction-cues.js';
 import { cleanLesson, describeLesson } from './lesson-text.js';
 import { INPUT_CAP, mightBeCorrection } from './might-be-correction.js';
 import { proseSentences, type Sentence } from './prose-sentences.js';
-import { hasPhrase, isLetters, phraseAt, phraseEndingAt, phrases, tokenize, type Word } from './words.js';
+import { hasPhrase, isLetters, phraseAt, phraseEndingAt, tokenize, type Word } from './words.js';
 
 /** Which cue fired. */
 export type CorrectionKind =
@@ -31,7 +42,8 @@ export type CorrectionKind =
   | 'always-never' // "always…", "never…", "don't … again", "we never…", "whenever …, …"
   | 'stop' // "stop adding…"
   | 'preference' // "I prefer…", "I'd rather…", "I want you to always…"
-  | 'instead'; // "use X, not Y" on its own, "don't use X, use Y"
+  | 'instead' // "use X, not Y" on its own, "don't use X, use Y"
+  | 'house-rule'; // "this repo uses Y, not X", "we don't do X", "in this codebase we use Y"
 
 export interface Correction {
   kind: CorrectionKind;
@@ -46,217 +58,6 @@ export interface Correction {
   /** The canonical one-line form MEMORY.md lists, at most DESCRIPTION_CAP chars. */
   description: string;
 }
-
-/** Text that Claude Code or a tool produced rather than the person: never a correction. */
-const MACHINE_TEXT = [
-  'this session is being continued from a previous conversation', 'caveat: the messages below', '[request interrupted',
-  '<task-notification>', '<command-name>', '<command-message>', '<local-command-',
-];
-
-// Cue phrases (./words.ts: `a|b` alternatives, `?` optional, `+` joins words into one option).
-
-/** Words that open a sentence without changing what it says. */
-const FILLER_WORDS = new Set([
-  'ok', 'okay', 'also', 'and', 'but', 'oh', 'btw', 'hey', 'so', 'well', 'ps', 'p.s', 'claude', 'please', 'pls', 'plz',
-  'seriously', 'ugh', 'hmm', 'look', 'listen', 'wait', 'again', 'guys', 'sorry', 'fyi',
-]);
-const FILLER_PHRASES = phrases('one more thing', 'for the record');
-const FILLER_MARKS = new Set([',', ':', ';', '!', '?', '.', '\u2014', '\u2013', '-']);
-
-const POLITE = phrases('can|could|would|will you ?please|kindly');
-
-/** Sentences that only wonder: what follows is not a rule. */
-const HYPOTHETICAL = phrases(
-  'what if', 'suppose', 'supposing', 'imagine', 'assuming', 'maybe', 'perhaps', 'i wonder', 'i think', 'i guess',
-  "i'm not sure", 'not sure', 'do you think', 'would it', 'should we|i', 'is it', 'are we', 'can|could we', 'if',
-  'whether', 'unless', 'in case',
-);
-
-/** A condition before the rule: "when you write tests, always …". */
-const CONDITION = phrases('if', 'when', 'whenever', 'every|each time', 'once', 'before', 'after', 'while', 'unless');
-/** Conditions that already say "always": "whenever you add an env var, document it". */
-const HABIT = new Set(['whenever', 'every', 'each', 'any']);
-
-const TOLD_YOU = phrases(
-  "i|i've|i+have ?already|just|literally told you",
-  'i ?already|just said', 'like|as i ?already said', "i've|i+have ?already said ?it|this",
-  'how many times do i have|need to tell|ask|say ?you ?this', 'what did i ?just tell|ask you',
-  'you keep|always forget|forgetting', 'you forgot again',
-);
-/** "I asked you …" only before "not to" or "to always/never": otherwise it is about a task. */
-const ASKED_YOU = phrases('i ?already|specifically|explicitly asked you');
-const ASKED_NEXT = phrases('not to', 'to always|never');
-const TOLD_AGAIN = new Set(['this', 'so', 'already', 'before', 'twice', 'earlier', 'yesterday']);
-const TOLD_AGAIN_PHRASES = phrases('many|multiple times', 'a dozen|hundred|thousand|million times');
-
-const WRONG = phrases(
-  "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead wrong|incorrect",
-  "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not right|correct",
-  "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not what i asked|said|wanted|meant",
-  "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not how we|i do it|this|things ?here",
-  'wrong',
-);
-
-/** A complaint that the agent keeps doing something: the next sentence may say what to do instead. */
-const WHY_AGAIN = phrases('why do|did|are|would|the+hell+do|on+earth+do you keep|always|still|again');
-
-/** "no" opens a correction only when punctuated or addressed: "no idea" and "no dialog" do not. */
-const NO = phrases('no', 'nope', 'nah', 'not quite', 'not like that', 'actually');
-const NO_ADDRESSED = phrases(
-  'i', 'we', 'you', 'use', "don't", 'do not', 'never', 'always', "it's", 'its', "that's", 'please', 'just', 'stop',
-  'remember', 'not', 'it should',
-);
-const NO_MARKS = new Set([',', '.', '!', ':', ';', '\u2014', '\u2013', '-']);
-
-/** Strong: the words themselves say the rule is to be kept. */
-const FROM_NOW_ON = phrases(
-  'from now on', 'from here on ?out', 'going|moving forward', 'henceforth', 'hereafter', 'for future reference|sessions',
-  'in future sessions', 'for all future', '?new|house|team|general|project rule|convention :',
-  'à partir de maintenant', 'dorénavant', 'désormais', 'de ahora en adelante', 'a partir de ahora', 'desde ahora',
-  'ab jetzt', 'von nun an', 'ab sofort', "d'ora in poi", 'a partir de agora', 'daqui para frente',
-);
-/** Weak: "in the future, …" is a rule only when an order follows. */
-const IN_FUTURE = phrases('in ?the future', '?the next time');
-
-const REMEMBER = phrases(
-  'remember', "don't|do+not|never forget", 'keep|bear in mind', 'note for ?the future', 'memorize',
-  'add|save|put|store|write ?this|that|it to|in|into ?your|the memory',
-  'souviens-toi', 'rappelle-toi', 'recuerda', 'denk daran', 'merk dir', 'ricorda', 'lembre-se',
-);
-/** What may follow "remember" in a rule ("remember when…" and "remember me" are not). */
-const REMEMBER_NEXT = phrases(
-  ':', ',', '\u2014', '-', 'that', 'to', 'this :', 'we', 'i', "i'm", 'the', 'our', 'my', 'you', "it's", 'never', 'always',
-  'not to', 'que', 'dass', 'de que', 'di', 'che',
-);
-
-const PREFERENCE = phrases(
-  "i'd|i+would ?much prefer|rather", 'i ?much|really|strongly prefer', 'i like it when|if', 'i like it better when',
-  "i ?really hate|dislike ?it when|if", "i ?really don't+like|do+not+like ?it when|if",
-);
-const WANTS_YOU = phrases('i want|need you to always|never|stop', "i'd like you to always|never|stop", 'i would like you to always|never|stop');
-
-/** Who a rule with "always"/"never" is about. */
-const SUBJECTS = new Map([
-  ['you', 'you'], ['we', 'we'], ['i', 'i'], ['claude', 'claude'], ["you'll", 'you'], ["you'd", 'you'], ["we'll", 'we'],
-  ["we'd", 'we'], ["i'll", 'i'], ["i'd", 'i'], ["claude'll", 'claude'],
-]);
-const MODAL = phrases('should', 'must', 'will', 'need to', 'have to', 'ought to');
-const ALWAYS_NEVER = phrases('always', 'never ?ever', "don't ?you ever", 'do not ever', 'under no circumstances ?should you');
-
-/** Verbs a durable rule starts with (broad); transient ones like fix, add or check are left out. */
-const RULE_VERB = phrases(
-  "?please use|don't|dont|never|always|avoid|prefer|stop|keep|put|run|call|name|write|import|leave|only|ask|follow|pin|format|indent|prefix|place|store|wrap|target|be",
-  '?please do not', '?please make sure', '?please stick to|with', '?please switch|default to',
-);
-/** The narrower set a weak cue ("no,", "that's wrong") needs after it. */
-const STRONG_RULE = phrases(
-  "?please use|don't|dont|never|always|avoid|prefer|stop", '?please do not', '?please only use', '?please stick to|with',
-  '?please switch|default to',
-  "we use|don't|never|always|prefer|only|run|deploy|keep|put|name|write|stick|follow|avoid|ship", 'we do not',
-);
-const YOU_MODAL = phrases("you should|must|ought+to ?always|never", "you need|have to ?always|never", "you've got to ?always|never");
-const PROHIBITION = phrases("?please don't|dont|never|stop|quit|avoid", '?please do not');
-
-/** Durable words at the end of a sentence: "use pnpm from now on", "don't add emojis again". */
-const TRAILING_DURABLE = phrases('from now on', 'going|moving forward', 'from here on ?out', 'in ?the future', 'henceforth');
-const TRAILING_AGAIN = phrases('?ever again', 'anymore', 'any more', 'ever');
-const TRAILING_REMEMBER = phrases(
-  '?please remember that|this|it', "?please don't forget that|this|it", '?please keep that|this in mind',
-  '?please save|add|put that|this|it to|in ?your memory',
-);
-const REMEMBER_CUT_MARKS = new Set([',', ';', ':', '\u2014', '\u2013', '(', '-']);
-/** What comes off the end of a lesson. */
-const TRAILING_NOISE = phrases(
-  'from now on', 'going|moving forward', 'from here on ?out', 'in ?the future', 'henceforth', '?ever again', 'anymore',
-  'any more', 'please', 'thanks', 'thank you', 'ok',
-);
-const INSTEAD_OPENER = phrases("?please don't|dont|never use", '?please do not use');
-const INSTEAD_USE = phrases('use', 'prefer', 'we use', 'go with');
-const CONTRAST_OPENER = phrases('use', "it's", 'its', 'it is', 'we use', 'prefer');
-
-const INTRO_FROM_NOW_ON = phrases('from now on', 'going|moving forward', 'for future reference', 'henceforth', 'new|house rule|rules');
-const INTRO_REMEMBER = phrases('remember', 'keep in mind', "don't forget");
-const INTRO_TOLD_YOU = phrases('i told you', 'i said', 'like|as i said');
-const INTRO_ALWAYS = phrases('always', 'never');
-
-/** A sentence that starts a task: rules stated after it are the task's spec, not lessons. */
-const TASK_START = phrases(
-  '?please|can+you|could+you write|implement|create|add|build|make|fix|refactor|generate|update|change|rewrite|port|convert|design|scaffold|setup|migrate|draft|review|summarize|explain|debug|investigate',
-  '?please|can+you|could+you set up',
-);
-
-/** First words that make a clause a statement, not an order. */
-const NOT_IMPERATIVE = new Set([
-  'i', 'we', 'you', 'it', 'they', 'he', 'she', 'there', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'their',
-  'maybe', 'perhaps', 'might', 'may', 'could', 'would', 'will', "we'll", "i'll", "we'd", "i'd", "let's", 'if', 'when',
-  'once', 'all', 'some', 'any', 'every', 'each', 'no', 'one', 'two', 'after', 'before',
-]);
-
-/** Past and third-person forms, and words that are no verb: "never worked", "always fails". */
-const PAST_OR_REPORT = new Set([
-  'was', 'were', 'is', 'are', 'been', 'being', 'had', 'has', 'did', 'does', 'got', 'gotten', 'saw', 'seen', 'went',
-  'came', 'made', 'ran', 'took', 'gave', 'found', 'thought', 'knew', 'heard', 'said', 'told', 'wrote', 'left', 'felt',
-  'kept', 'held', 'brought', 'bought', 'built', 'sent', 'spent', 'lost', 'meant', 'understood', 'broke', 'broken',
-  'done', 'gone', 'mind', 'gonna', 'happens', 'happened', 'seems', 'works', 'worked', 'fails', 'failed', 'the', 'a',
-  'an', 'that', 'this', 'it', 'in', 'on', 'at', 'when', 'because', 'seem', 'get', 'gets', 'something', 'nothing',
-  'everything', 'anything', 'someone', 'everyone', 'anyone', 'somewhere', 'there', 'so', 'too', 'like', 'same',
-]);
-const BASE_FORMS_IN_ED = new Set(['embed', 'feed', 'need', 'seed', 'speed', 'proceed', 'exceed', 'succeed', 'heed', 'shed', 'shred', 'bleed', 'breed']);
-/** After "I always / we never": habits that say nothing about how to work with the person. */
-const NOT_PREFERENCES = new Set([
-  'forget', 'remember', 'know', 'get', 'understand', 'see', 'hear', 'think', 'wonder', 'seem', 'feel', 'mix', 'confuse',
-  'struggle', 'end', 'manage', 'find', 'have', 'need', 'wanted', 'run', 'lose', 'miss', 'hit', 'break',
-]);
-
-/** Words before "not" that make it a negation ("is not"), not a contrast ("pnpm, not npm"). */
-const NEGATING = new Set([
-  'is', 'are', 'was', 'were', 'do', 'does', 'did', 'should', 'would', 'could', 'can', 'will', 'have', 'has', 'had', "it's",
-  "that's", "i'm", "you're", "we're", "they're", 'am', 'be', 'been', 'why', 'or', 'and', 'if', 'but', 'just', 'really',
-  'still', 'definitely', 'probably', 'certainly', 'absolutely',
-]);
-const NOT_CONTRASTED = new Set(['sure', 'yet', 'now', 'really', 'quite', 'working', 'needed', 'necessary', 'only', 'just', 'even', 'exactly', 'always', 'so', 'too', 'very', 'be']);
-const CONTRAST = phrases('not', 'instead of', 'rather than');
-
-/** Words that make a lesson meaningless out of the moment it was said in. */
-const DEIXIS = phrases(
-  'this file|line|function|method|class|one|time|case|test|component|pr|branch|commit|bug|error|page|step|part|bit|week',
-  'that one|line|file|function|bug|error|part|bit', 'these|those lines|files|ones|changes', 'above', 'below',
-  'the first|second|third|last|other|previous|next one|option|approach|version|way|file|line|endpoint',
-  'right now', 'for now', 'yet', 'today', 'tonight', 'tomorrow', "when you're|you+are done|finished",
-  "once you're|you+are done", 'when|before you finish', 'at the end', 'afterwards', 'after that|this', 'later',
-);
-/** Lessons about the moment: what the person meant or wanted just now, the bug at hand. */
-const MOMENT = phrases(
-  'i wanted|meant|asked|said', 'i was asking|talking', "i'm asking|talking", 'the bug|error|issue|problem|crash|failure|regression|fix',
-);
-/** What the person just did ("I fixed the fixture") makes a report of the lesson, not a rule. */
-const JUST_DONE = phrases('i ?just|already fixed|changed|updated|added|removed|deleted|pushed|merged|reverted|ran|restarted|moved|renamed');
-/** "it reports to you, not me": a bare pronoun's referent is lost outside the conversation. */
-const PRONOUNS = new Set(['it', 'they', 'he', 'she', 'this', 'that']);
-
-/** A "lesson" that tries to steer the agent rather than teach it is not kept. */
-const STEERING = phrases(
-  'ignore|disregard|forget|override ?all|any|the|your ?previous|prior|above|earlier|other|system instructions|prompt|prompts|rules|guidelines',
-  'system prompt', 'you are now|dan', 'you are a|an unrestricted', 'developer mode', 'no restrictions|limits|filters',
-);
-
-const STOPWORDS = new Set([
-  'the', 'a', 'an', 'it', 'its', "it's", 'this', 'that', 'these', 'those', 'to', 'of', 'in', 'on', 'for', 'and', 'or',
-  'but', 'do', 'does', 'did', "don't", 'dont', 'not', 'no', 'never', 'always', 'again', 'ever', 'anymore', 'me', 'my',
-  'you', 'your', 'we', 'our', 'us', 'i', 'is', 'are', 'be', 'was', 'were', 'so', 'just', 'like', 'thing', 'things',
-  'stuff', 'way', 'one', 'here', 'there', 'please', 'with', 'at', 'by', 'as', 'if', 'then', 'them', 'they', 'he',
-  'she', 'him', 'her', 'what', 'which', 'who', 'how', 'when', 'why', 'all', 'any', 'some', 'more', 'less', 'too',
-  'very', 'really', 'okay', 'ok', 'yes', 'yeah', 'same', 'say', 'said', 'tell', 'told',
-  // The cue's own words: "I'd rather not" says nothing.
-  "i'd", "i'm", "i've", 'rather', 'prefer', 'would', 'want', 'should', 'must', 'remember', 'stop', 'make', 'sure',
-]);
-
-const GLOBAL = phrases(
-  'in|for|across|on all|every|each|any ?of ?my|our|the|your project|projects|repo|repos|repositories|codebase|codebases|session|sessions|work',
-  'no matter the|which|what project|repo',
-);
-const THIS_PROJECT = phrases('this|the|our project|repo|repository|codebase|app|service|monorepo', 'here');
-const ABOUT_THE_PERSON = phrases('i', "i'm", 'i am', "i'd", "i've", 'my');
 
 interface Found {
   kind: CorrectionKind;
@@ -289,6 +90,7 @@ export function detectCorrection(prompt: string): Correction | null {
   if (sentences.length === 0) return null;
   const taskFirst = phraseAt(sentences[0]!.words, skipFiller(sentences[0]!.words, 0), TASK_START) >= 0;
   let pending: CorrectionKind | undefined;
+  const retry = sentences.some((s) => hasPhrase(s.words, RETRY));
   for (let k = 0; k < sentences.length; k++) {
     const read = sentences[k]!;
     if (read.sentence.intro >= 0) {
@@ -304,7 +106,7 @@ export function detectCorrection(prompt: string): Correction | null {
     // A bare "always…" in the middle of a long prompt, or after a task was set, is the task's spec.
     const edge = sentences.length <= 4 || k < 2 || k >= sentences.length - 2;
     const bareAllowed = edge && (k === 0 || !taskFirst);
-    const result = readSentence(read, { pending, bareAllowed, previous: sentences[k - 1], single: sentences.length <= 2 && k === 0 });
+    const result = readSentence(read, { pending, bareAllowed, previous: sentences[k - 1], single: sentences.length <= 2 && k === 0, alone: sentences.length === 1, retry });
     if (result.found) {
       const correction = toCorrection(result.found);
       if (correction) return correction;
@@ -333,6 +135,10 @@ function introKind(intro: Read): CorrectionKind | undefined {
 
 interface Context {
   pending: CorrectionKind | undefined;
+  /** The prompt is this one sentence. */
+  alone: boolean;
+  /** The prompt asks to try again: its reminders are for the retry. */
+  retry: boolean;
   bareAllowed: boolean;
   previous: Read | undefined;
   single: boolean;
@@ -356,6 +162,8 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
       // "I told you to …", "… not to …", "… that …", "…: …" say the lesson right here.
       const next = words[i]?.w;
       if (next === ':' || next === 'to' || next === 'that') {
+        // "I said that in the PR already": "that" is what was said, and nothing follows it.
+        if (next === 'that' && REPORTED.has(words[i + 1]?.w ?? '')) return {};
         explicit = true;
         i += 1;
         break;
@@ -402,11 +210,11 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
     while (comma < words.length && words[comma]!.w !== ',') comma++;
     if (comma >= words.length) return {};
     condition = sentence.text.slice(words[i]!.start, words[comma]!.start).trim();
-    habit = HABIT.has(words[i]!.w);
+    habit = HABIT.has(words[i]!.w) || phraseAt(words, i, WHEN_I_SAY) >= 0;
     i = skipFiller(words, comma);
   }
 
-  const durable = readDurable(read, i, ctx, condition !== undefined);
+  const durable = readDurable(read, i, ctx, condition !== undefined, opener !== undefined || ctx.pending !== undefined);
   if (durable) return { found: { ...durable, condition, weak: durable.weak || (opener !== undefined && durable.kind === 'instead') } };
   if (condition !== undefined) {
     if (!habit || !imperativeAt(words, i)) return {};
@@ -419,7 +227,7 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
 }
 
 /** A cue that by itself says the rule is to be kept, at word `i` or at the sentence's end. */
-function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean): Omit<Found, 'condition'> | undefined {
+function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean, opened = false): Omit<Found, 'condition'> | undefined {
   const { sentence, words } = read;
   const end = sentence.text.length;
   const fromNowOn = phraseAt(words, i, FROM_NOW_ON);
@@ -433,12 +241,20 @@ function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean):
     const from = skipFiller(words, inFuture);
     return imperativeAt(words, from) ? { kind: 'from-now-on', from: startOf(read, from), to: end, sentence } : undefined;
   }
-  const remember = phraseAt(words, i, REMEMBER);
+  let remember = phraseAt(words, i, REMEMBER);
+  // "that looks good but keep in mind …": the reminder after the reply.
+  if (remember < 0 && ctx.bareAllowed) {
+    for (let k = i + 1; k < words.length - 3 && remember < 0; k++) {
+      if (words[k]!.w === 'but' && phraseAt(words, k + 1, KEEP_IN_MIND) >= 0) remember = phraseAt(words, k + 1, KEEP_IN_MIND);
+    }
+  }
   if (remember >= 0) return readRemember(read, remember, ctx);
   if (phraseAt(words, i, PREFERENCE) >= 0) return { kind: 'preference', from: startOf(read, i), to: end, sentence, user: true };
   if (phraseAt(words, i, WANTS_YOU) >= 0) return { kind: 'preference', from: startOf(read, i), to: end, sentence, user: false };
   const alwaysNever = readAlwaysNever(read, i, ctx, conditioned);
   if (alwaysNever) return alwaysNever;
+  const house = readHouseRule(read, i, ctx, opened);
+  if (house) return house;
   if (ctx.bareAllowed && (words[i]?.w === 'stop' || words[i]?.w === 'quit')) {
     const gerund = words[i + 1];
     // "stop running the tests" halts something now; "stop adding emojis" and "stop wrapping
@@ -472,6 +288,10 @@ function readDurable(read: Read, i: number, ctx: Context, conditioned: boolean):
       }
     }
   }
+  // "Do not use global state" said on its own: a standing prohibition.
+  if (ctx.alone && instead >= 0 && instead < words.length && !words[instead]!.punct) {
+    return { kind: 'always-never', from: startOf(read, i), to: trimTrailing(read, words.length), sentence, weak: true };
+  }
   // "use vitest, not jest" said on its own.
   if (ctx.single && phraseAt(words, i, CONTRAST_OPENER) >= 0 && hasContrast(words, i)) {
     return { kind: 'instead', from: startOf(read, i), to: end, sentence, weak: true };
@@ -490,7 +310,11 @@ function readRemember(read: Read, afterCue: number, ctx: Context): Omit<Found, '
     if (!previous || previous.sentence.question) return undefined;
     return { kind: 'remember', from: startOf(previous, skipFiller(previous.words, 0)), to: previous.sentence.text.length, sentence: previous.sentence };
   }
-  if (phraseAt(words, afterCue, REMEMBER_NEXT) < 0) return undefined;
+  // "keep in mind …" says what follows is to be kept, whatever it starts with.
+  const keep = words[afterCue - 1]?.w === 'mind';
+  if (!keep && phraseAt(words, afterCue, REMEMBER_NEXT) < 0) return undefined;
+  // "Let's try this again. Remember to run pnpm start": a reminder for the retry at hand.
+  if (words[afterCue]?.w === 'to' && ctx.retry) return undefined;
   const next = words[afterCue]?.w;
   const skipWord = next === 'that' || next === 'to' || (next === 'this' && words[afterCue + 1]?.w === ':');
   const from = skipFiller(words, skipWord ? afterCue + 1 : afterCue);
@@ -524,6 +348,41 @@ function readAlwaysNever(read: Read, i: number, ctx: Context, conditioned: boole
   // A bare "Always return UTC" deep in a task is the task's spec; a subject or condition makes it a rule.
   if (!subject && !conditioned && !ctx.bareAllowed) return undefined;
   return { kind: 'always-never', from: startOf(read, subject ? adverb : i), to: trimTrailing(read, words.length), sentence };
+}
+
+/**
+ * A statement of how this project does things: "this repo uses pnpm, not npm", "in this codebase
+ * we use ky", "we don't do default exports", "this repo is pnpm-only, don't run npm". A bare "this
+ * repo uses pnpm" counts only when it is the whole prompt or follows "no," (otherwise it is
+ * context for what comes next); a "but", "which" or "so" after it makes it a report.
+ */
+function readHouseRule(read: Read, i: number, ctx: Context, opened: boolean): Omit<Found, 'condition'> | undefined {
+  const { sentence, words } = read;
+  const subject = phraseAt(words, i, HOUSE_SUBJECT);
+  if (subject < 0) return undefined;
+  for (let k = subject; k < words.length; k++) {
+    // "…, so we should not use npm" is the rule's consequence; "…, so the build fails" a report.
+    if (words[k]!.w === 'so' && (phraseAt(words, k + 1, PROHIBITION) >= 0 || phraseAt(words, k + 1, YOU_MODAL) >= 0 || phraseAt(words, k + 1, WE_SHOULD_NOT) >= 0)) break;
+    if (HOUSE_NOT.has(words[k]!.w)) return undefined;
+  }
+  const to = trimTrailing(read, words.length);
+  const we = words[subject - 1]?.w === 'we';
+  const weAre = words[subject - 1]?.w === "we're" || words[subject - 1]?.w === 'are';
+  const dont = we ? phraseAt(words, subject, WE_DONT) : -1;
+  if (dont >= 0) {
+    const verb = words[dont];
+    const base = verb && !verb.punct ? leadingLetters(verb.w) : '';
+    if (!isBaseVerb(base) || NOT_PREFERENCES.has(base)) return undefined;
+    return { kind: 'house-rule', from: startOf(read, i), to, sentence };
+  }
+  const verb = weAre ? (words[subject]?.w === 'using' ? subject + 1 : -1) : phraseAt(words, subject, HOUSE_VERB);
+  if (verb < 0 || verb >= words.length) return undefined;
+  const only = words.slice(verb).some((w) => !w.punct && w.w.endsWith('-only'));
+  const prohibits = words.some((w, k) => k > verb && (w.w === ',' || w.w === ';' || w.w === 'so') && (phraseAt(words, k + 1, PROHIBITION) >= 0 || phraseAt(words, k + 1, WE_SHOULD_NOT) >= 0));
+  const scoped = words[i]?.w !== 'we' || hasPhrase(words, THIS_PROJECT, verb);
+  const bare = scoped && (opened || ctx.alone);
+  if (!hasContrast(words, verb) && !only && !prohibits && !bare) return undefined;
+  return { kind: 'house-rule', from: startOf(read, i), to, sentence };
 }
 
 function toldYouAt(words: readonly Word[], i: number): number {
@@ -679,7 +538,14 @@ function toCorrection(found: Found): Correction | null {
   if (hasPhrase(words, DEIXIS) || ['this', 'that'].includes(words[lastWord(words) - 1]?.w ?? '')) return null;
   if (words.some((w, k) => (w.w === 'line' || w.w === 'lines') && isDigits(words[k + 1]?.w ?? ''))) return null;
   if (phraseAt(words, 0, MOMENT) >= 0 || hasPhrase(words, JUST_DONE)) return null;
-  if (found.weak && words.some((w) => w.w === 'here') && words[0]?.w !== 'we') return null;
+  // "no, use the one here" points at the screen; "use pnpm here, not npm" and "don't use axios here,
+  // use ky" say what this project uses.
+  // A tool or convention is named bare ("use pnpm here"); "use a Map here" is about the code at hand.
+  if (found.weak && words.some((w) => w.w === 'here') && words[0]?.w !== 'we') {
+    const use = words.findIndex((w) => w.w === 'use' || w.w === 'uses');
+    const named = use < 0 || !ARTICLES.has(words[use + 1]?.w ?? '');
+    if (!named || (found.kind !== 'instead' && !hasContrast(words, 0))) return null;
+  }
   if (found.weak && PRONOUNS.has(words[0]?.w ?? '') && words[1] && !words[1].punct && words[1].w !== 'is' && isLetters(words[1].w.slice(0, 1))) return null;
   if (hasPhrase(words, STEERING) || words.some((w) => w.w.startsWith('jailbreak'))) return null;
   const user = found.user ?? phraseAt(words, 0, ABOUT_THE_PERSON) >= 0;

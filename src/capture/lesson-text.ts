@@ -124,6 +124,9 @@ function baseVerb(gerund: string): string {
 const OPENING_WORDS = new Set(['please', 'just', 'so', 'and', 'also', 'then', 'claude', 'ok', 'okay', 'always']);
 const MODALS = new Set(['should', 'must', 'will', "'ll"]);
 const PROHIBITIONS = new Set(["don't", 'dont', 'never']);
+/** Who a house rule is about: "this repo uses pnpm" says "use pnpm". */
+const HOUSE_NOUNS = new Set(['repo', 'repository', 'project', 'codebase', 'app', 'service', 'monorepo', 'team']);
+const house = (determiner: string, noun: string) => ['this', 'the', 'our'].includes(determiner) && HOUSE_NOUNS.has(trimEnd(noun, ','));
 const TRAILING_WORDS = [['ever', 'again'], ['again'], ['anymore'], ['any', 'more'], ['from', 'now', 'on'], ['going', 'forward']];
 
 /**
@@ -147,6 +150,9 @@ export function describeLesson(lesson: string): { description: string; name: str
     else if ((low(0) === 'make' || low(0) === 'be') && low(1) === 'sure' && (low(2) === 'to' || low(2) === 'you')) words = words.slice(3);
     else if (low(0) === 'we' && ['always', 'never', 'use', 'prefer', 'only', "don't"].includes(low(1))) words = words.slice(1);
     else if (low(0) === 'we' && low(1) === 'do' && low(2) === 'not') words = words.slice(1);
+    else if (house(low(0), low(1)) && (low(2) === 'uses' || low(2) === 'prefers')) words = [low(2).slice(0, -1), ...words.slice(3)];
+    else if (low(0) === 'in' && house(low(1), low(2)) && low(3) === 'we') words = words.slice(3);
+    else if ((low(0) === 'here' || low(0) === 'here,') && low(1) === 'we') words = words.slice(1);
     else changed = false;
   }
   // Prohibitions: "don't X", "do not X", "never ever X", "avoid/stop X-ing", "not to X" → "never X".
@@ -159,7 +165,10 @@ export function describeLesson(lesson: string): { description: string; name: str
   const joined: string[] = [];
   for (let k = 0; k < words.length; k++) {
     const pair = `${low(k)} ${low(k + 1)}`;
-    if ((pair === 'instead of' || pair === 'rather than') && joined.length > 0) {
+    // "use pnpm here, not npm": in a rule, "here" is the project the rule is kept for.
+    if (low(k) === 'here,' && joined.length > 0) {
+      joined[joined.length - 1] = `${trimEnd(joined[joined.length - 1]!, ',')},`;
+    } else if ((pair === 'instead of' || pair === 'rather than') && joined.length > 0) {
       joined[joined.length - 1] = `${trimEnd(joined[joined.length - 1]!, ',')},`;
       joined.push('not');
       k++;
@@ -202,12 +211,13 @@ function swapReplacement(words: string[], low: (k: number) => string): string[] 
   if (comma < 0 || words.slice(2, comma + 1).join(' ').length > 61) return undefined;
   let k = comma + 1;
   if (low(k) === 'we') k++;
-  if (low(k) !== 'use' && low(k) !== 'prefer') return undefined;
+  else if (house(low(k), low(k + 1)) && (low(k + 2) === 'uses' || low(k + 2) === 'prefers')) k += 2;
+  if (low(k) !== 'use' && low(k) !== 'prefer' && low(k) !== 'uses' && low(k) !== 'prefers') return undefined;
   const replacement = words.slice(k + 1);
   if (replacement.length === 0 || replacement.some((w) => w.includes(',') || w.includes(';'))) return undefined;
   if (low(words.length - 1) === 'instead') replacement.pop();
   if (replacement.length === 0) return undefined;
-  const replaced = [...words.slice(2, comma), trimEnd(words[comma]!, ',;')];
+  const replaced = [...words.slice(2, comma), trimEnd(words[comma]!, ',;')].filter((w, i, all) => !(w.toLowerCase() === 'here' && i === all.length - 1 && i > 0));
   return ['use', ...replacement.slice(0, -1), `${replacement[replacement.length - 1]},`, 'not', ...replaced];
 }
 

@@ -10,7 +10,7 @@
 export const INPUT_CAP = 20_000;
 
 const STEMS = [
-  'told you', 'asked you', 'said', 'how many times', 'what did i', 'forget', 'forgot', 'wrong', 'incorrect', 'not right',
+  'told you', 'told u', 'told ya', 'asked you', 'said', 'how many times', 'what did i', 'forget', 'forgot', 'wrong', 'incorrect', 'not right',
   'not correct', 'not what i', 'not how', 'not quite', 'not like that', 'actually', 'keep', 'always', 'still', 'again',
   'now on', 'here on', 'forward', 'henceforth', 'hereafter', 'future', 'next time', 'rule', 'convention', 'remember',
   'in mind', 'note for', 'memor', 'prefer', 'rather', 'like it', 'hate', 'dislike', "don't like", 'do not like',
@@ -18,6 +18,11 @@ const STEMS = [
   'whenever', 'every time', 'each time', 'any time', "don't use", 'dont use', 'do not use', 'instead',
   'partir de', 'dorénavant', 'désormais', 'adelante', 'desde ahora', 'ab jetzt', 'nun an', 'ab sofort', "d'ora",
   'daqui', 'souviens', 'rappelle', 'recuerda', 'denk daran', 'merk dir', 'ricorda', 'lembre',
+  // Typed in a hurry: "allways", "nver".
+  'allways', 'alwyas', 'alwasy', 'awlays', 'alwys', 'nver', 'nevr', 'neevr',
+  // House rules: "we use …", "we don't do …", "this repo uses …", "…-only".
+  'we use', "we don't", 'we dont', 'we do not', "we're using", 'we are using', 'this repo', 'this project', 'this codebase',
+  'our repo', 'our codebase', '-only', 'when i say', 'if i say', 'when i ask', 'if i ask', 'when i type', 'when i tell you',
 ];
 
 /** Whether `prompt` could be a correction at all. */
@@ -32,7 +37,7 @@ export function mightBeCorrection(prompt: string): boolean {
   for (const word of words(lower)) {
     if (word === 'nope' || word === 'nah' || (word.length >= 2 && word[0] === 'n' && [...word.slice(1)].every((c) => c === 'o'))) no = true;
     else if (word === 'not') not = true;
-    else if (word === 'use' || word === "it's" || word === 'its') use = true;
+    else if (word === 'use' || word === 'uses' || word === "it's" || word === 'its') use = true;
   }
   return no || (not && (use || lower.includes('it is')));
 }

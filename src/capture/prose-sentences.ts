@@ -175,13 +175,15 @@ function singleQuoteClose(line: string, from: number, mark: string, state: { cle
 const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'approx', 'cf', 'mr', 'ms', 'dr', 'fig', 'incl', 'esp']);
 
 /** Whether the `.` at `dot` ends a sentence rather than an abbreviation, a number or a file name. */
-function endsSentence(cue: string, dot: number): boolean {
+function endsSentence(cue: string, dot: number, text: string): boolean {
   if (!isSpace(cue[dot + 1]) && cue[dot + 1] !== ')' && cue[dot + 1] !== '"') return false;
   let start = dot;
   while (start > 0 && dot - start < 8 && ((cue[start - 1]! >= 'a' && cue[start - 1]! <= 'z') || cue[start - 1] === '.')) start--;
   const word = cue.slice(start, dot);
   // "No. Use pnpm." ends a sentence; "see no. 4" does not.
   if (word === 'no') return !/\d/.test(cue[dot + 2] ?? '');
+  // "…, naming, etc. I prefer …": a list's "etc." ends the sentence when a capital follows.
+  if (word === 'etc') return text[dot + 2] !== undefined && text[dot + 2] !== text[dot + 2]!.toLowerCase();
   return !ABBREVIATIONS.has(word);
 }
 
@@ -209,7 +211,7 @@ function splitLine(text: string, cue: string, intro: number, into: Sentence[]): 
       continue;
     }
     // Not at ';': "never retry it; stop and tell me" is one rule.
-    const terminal = c === '!' || c === '?' || (c === '.' && endsSentence(cue, i));
+    const terminal = c === '!' || c === '?' || (c === '.' && endsSentence(cue, i, text));
     if (!terminal) {
       i++;
       continue;

@@ -1,0 +1,139 @@
+// The correction detector's evaluation (fixtures/corrections/README.md): precision, recall and F1
+// of detectCorrection on each labelled split. The tuning splits are what the rules were written
+// from; the held-out split is real prompts labelled before the detector ever ran on them, and is
+// only measured. `npm run eval` prints this after recall quality; test/correction-detector.test.ts
+// prints it too and holds the bars.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { detectCorrection } from '../src/capture/correction-detector.js';
+
+export interface LabelledPrompt {
+  prompt: string;
+  correction: boolean;
+  type?: 'feedback' | 'user';
+  note?: string;
+  /** Where a real prompt was found (repository and path); absent in the hand-written splits. */
+  source?: { repo: string; path: string; commit?: string; paraphrase_of?: string };
+  /** Written here after a real prompt or a form the issue lists, not found as it stands. */
+  paraphrase?: boolean;
+}
+
+export interface Split {
+  name: string;
+  /** 'tuning': the rules were written from it; 'held-out': only measured. */
+  role: 'tuning' | 'held-out';
+  files: string[];
+}
+
+/** The splits, in the order they are reported. */
+export const CORRECTION_SPLITS: readonly Split[] = [
+  { name: 'hand-written', role: 'tuning', files: ['labelled.jsonl', 'holdout.jsonl', 'holdout-2.jsonl'] },
+  { name: 'real, tuning', role: 'tuning', files: ['real-tuning.jsonl', 'real-tuning-2.jsonl'] },
+  { name: 'real, held-out', role: 'held-out', files: ['real-holdout.jsonl', 'real-holdout-2.jsonl'] },
+];
+
+export interface SplitScore {
+  split: Split;
+  prompts: number;
+  corrections: number;
+  /** Prompts from public repositories as found (not paraphrased). */
+  real: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  /** Of the corrections found, how many got the labelled type (feedback or user). */
+  typeAgreement: number;
+  misses: string[];
+  falsePositives: string[];
+}
+
+export const correctionFixtures = (root: string): string => join(root, 'fixtures', 'corrections');
+
+export function loadLabelled(dir: string, file: string): LabelledPrompt[] {
+  return readFileSync(join(dir, file), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LabelledPrompt);
+}
+
+const quote = (text: string) => JSON.stringify(text.length > 90 ? `${text.slice(0, 90)}…` : text);
+
+export function scoreSplit(split: Split, rows: readonly LabelledPrompt[]): SplitScore {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let typeAgrees = 0;
+  const misses: string[] = [];
+  const falsePositives: string[] = [];
+  for (const row of rows) {
+    const found = detectCorrection(row.prompt);
+    if (found && row.correction) {
+      tp++;
+      if (found.type === (row.type ?? 'feedback')) typeAgrees++;
+    } else if (found) {
+      fp++;
+      falsePositives.push(`${quote(row.prompt)} → ${JSON.stringify(found.lesson)}`);
+    } else if (row.correction) {
+      fn++;
+      misses.push(quote(row.prompt));
+    }
+  }
+  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
+  return {
+    split,
+    prompts: rows.length,
+    corrections: tp + fn,
+    real: rows.filter((r) => r.source !== undefined && !r.paraphrase && !r.source.repo.startsWith('engram')).length,
+    tp,
+    fp,
+    fn,
+    precision,
+    recall,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    typeAgreement: tp === 0 ? 1 : typeAgrees / tp,
+    misses,
+    falsePositives,
+  };
+}
+
+export function scoreCorrectionSplits(root: string): SplitScore[] {
+  const dir = correctionFixtures(root);
+  return CORRECTION_SPLITS.map((split) => scoreSplit(split, split.files.flatMap((file) => loadLabelled(dir, file))));
+}
+
+/** The report: one row per split, then each split's misses and false positives. */
+export function correctionReport(scores: readonly SplitScore[], details = true): string[] {
+  const lines = [
+    'Correction detector (fixtures/corrections; rules written from the tuning splits, the held-out split only measured):',
+    `  ${'split'.padEnd(16)} ${'role'.padEnd(9)} ${'prompts'.padStart(7)} ${'real'.padStart(5)} ${'corr.'.padStart(5)}  ${'precision'.padStart(9)} ${'recall'.padStart(6)} ${'F1'.padStart(5)}  type`,
+  ];
+  for (const s of scores) {
+    lines.push(
+      `  ${s.split.name.padEnd(16)} ${s.split.role.padEnd(9)} ${String(s.prompts).padStart(7)} ${String(s.real).padStart(5)} ${String(s.corrections).padStart(5)}  ` +
+        `${s.precision.toFixed(3).padStart(9)} ${s.recall.toFixed(3).padStart(6)} ${s.f1.toFixed(3).padStart(5)}  ${s.typeAgreement.toFixed(2)}`,
+    );
+  }
+  const heldOut = scores.filter((s) => s.split.role === 'held-out');
+  for (const s of heldOut) {
+    const ok = s.precision >= 0.95 && s.recall >= 0.8;
+    lines.push(`  held-out target (precision ≥ 0.95, recall ≥ 0.80): ${ok ? 'met' : 'NOT met'} on ${s.split.name}`);
+  }
+  if (details) {
+    for (const s of scores) {
+      if (s.misses.length === 0 && s.falsePositives.length === 0) continue;
+      lines.push(`  ${s.split.name}:`);
+      for (const miss of s.misses) lines.push(`    missed ${miss}`);
+      for (const fp of s.falsePositives) lines.push(`    false positive ${fp}`);
+    }
+  }
+  return lines;
+}
+
+// Run as a script: `node dist/scripts/eval-corrections.js`.
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  console.log(correctionReport(scoreCorrectionSplits(resolve(import.meta.dirname, '..', '..'))).join('\n'));
+}
