@@ -69,7 +69,7 @@ export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: Hook
     const event = buildEvent(spec, raw, env);
     const prepared = spec.prepare && !event.problem ? spec.prepare(paths, event.envelope, env, handoff) : undefined;
     if (prepared instanceof Promise) prepared.catch(() => undefined);
-    writeSpoolFile(paths, event.envelope);
+    writeSpoolFile(paths, event.envelope, spec.hook);
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
     // Last, and whole or not at all: a failure anywhere before leaves stdout empty.

@@ -8,6 +8,7 @@ import { envelopeSchema, type Envelope } from '../../events/envelope.js';
 import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
+import { recordLostWrites } from './record-lost-writes.js';
 
 export interface IngestOptions {
   /** Spool files per log append. Default 500. */
@@ -58,10 +59,12 @@ export interface IngestReport {
   stuck: number;
   /** One line per kind of problem behind `stuck`, for the drain's report and the worker's log. */
   problems: string[];
+  /** Hook events found lost this pass (markers in spool/lost, see record-lost-writes.ts), now on record. */
+  lost: number;
 }
 
 export function emptyIngestReport(): IngestReport {
-  return { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, newer: 0, late: 0, stuck: 0, problems: [] };
+  return { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, newer: 0, late: 0, stuck: 0, problems: [], lost: 0 };
 }
 
 /**
@@ -186,6 +189,12 @@ export async function ingestSpool(ctx: Context, options: IngestOptions = {}): Pr
     report.ingested += result.appended.length;
     report.duplicates += result.duplicates.length;
     for (const entry of files) removeIngested(memory, entry, report, problems);
+  }
+  try {
+    report.lost = await recordLostWrites(ctx);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    problems.add(`cannot count the hook events lost in ${ctx.paths.spoolLost} (${code ?? describe(err)}): they are counted once it can be written`);
   }
   report.problems = [...problems];
   return report;
