@@ -4,7 +4,8 @@ import type { Envelope } from '../events/envelope.js';
 import { wallMicros } from '../events/event-id.js';
 import type { EngramPaths } from '../paths.js';
 import { leaveLostMarker } from './lost-marker.js';
-import { spoolFileName } from './spool-file-name.js';
+import { ownStartTime } from './process-start.js';
+import { spoolFileName, spoolTmpName } from './spool-file-name.js';
 
 /**
  * One event, one file, maildir-style: written whole under spool/tmp, then renamed into
@@ -14,7 +15,8 @@ import { spoolFileName } from './spool-file-name.js';
  * final name's after it exists, just before the rename: that one is the event's place in the
  * spool. So a hook the worker cannot see in spool/tmp will get a final name later than the
  * moment the worker looked, which is what lets the worker ingest in exact spool order (see
- * ingest.ts) without waiting a guessed "settle" time.
+ * ingest.ts) without waiting a guessed "settle" time. The tmp name also carries this process's
+ * start time, so the worker can tell this hook alive, however slow, from a dead one.
  *
  * When the file cannot be written (a full disk, an I/O error, a read-only file system), what was
  * begun is removed, so no empty or torn file is left for the worker to reject without a trace,
@@ -22,7 +24,7 @@ import { spoolFileName } from './spool-file-name.js';
  * Then it throws, so the hook logs it and claims nothing.
  */
 export function writeSpoolFile(paths: EngramPaths, envelope: Envelope, hook: string = envelope.type): string {
-  const tmp = join(paths.spoolTmp, spoolFileName(wallMicros(), process.pid));
+  const tmp = join(paths.spoolTmp, spoolTmpName(wallMicros(), process.pid, ownStartTime()));
   const stage = { written: false };
   try {
     return write(paths, tmp, JSON.stringify(envelope), stage);
