@@ -40,8 +40,14 @@ export function readCutJsonObject(text: string): { value: Record<string, unknown
 
 /** A string's characters up to the cut: a half escape and a half character are dropped. */
 function cutString(body: string): string {
-  let kept = body.replace(/\uFFFD+$/, '').replace(/\\u[0-9a-fA-F]{0,3}$/, '');
-  const slashes = /\\*$/.exec(kept)![0].length;
+  // From the end only: an anchored regex would be tried at every one of megabytes of positions.
+  let end = body.length;
+  while (end > 0 && body.charCodeAt(end - 1) === 0xfffd) end--;
+  let kept = body.slice(0, end);
+  const escape = /\\u[0-9a-fA-F]{0,3}$/.exec(kept.slice(-6));
+  if (escape) kept = kept.slice(0, kept.length - escape[0].length);
+  let slashes = 0;
+  while (slashes < kept.length && kept.charCodeAt(kept.length - 1 - slashes) === 0x5c) slashes++;
   if (slashes % 2 === 1) kept = kept.slice(0, -1);
   return JSON.parse(`"${kept}"`) as string;
 }
@@ -53,12 +59,15 @@ function skipSpace(text: string, i: number): number {
 
 /** Where the string opening at `i` ends (after its quote), or -1 when the text ends first. */
 function scanString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j++;
-    else if (c === 0x22) return j + 1;
+  // indexOf, not a loop over characters: a cut string is megabytes long.
+  for (let from = i + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return -1;
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    from = quote + 1;
   }
-  return -1;
 }
 
 /** Where the value starting at `i` ends, or -1 when the text ends first. */
