@@ -8,6 +8,8 @@ export interface EngramPaths {
   spoolTmp: string;
   spoolNew: string;
   spoolRejected: string;
+  /** Empty markers of hook events that could not be written (hooks/lost-marker.ts). */
+  spoolLost: string;
   /** The LevelDB log: only the worker (or a CLI command when no worker runs) opens it. */
   log: string;
   logs: string;
@@ -46,6 +48,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths 
     spoolTmp: join(home, 'spool', 'tmp'),
     spoolNew: join(home, 'spool', 'new'),
     spoolRejected: join(home, 'spool', 'rejected'),
+    spoolLost: join(home, 'spool', 'lost'),
     log: join(home, 'log'),
     logs: join(home, 'logs'),
     hooksLog: join(home, 'logs', 'hooks.log'),

@@ -25,7 +25,9 @@ const answers = {
 
 /** One session through the real hooks: a transcript in Claude Code's format, three prompts, five tool calls, an end. */
 async function session(h: TempHome, project: string, id: string, marker: string, day: string): Promise<void> {
-  const transcript = join(h.root, `${id}.jsonl`);
+  // Where Claude Code keeps transcripts: one anywhere else is not read.
+  const transcript = join(h.paths.claude, 'projects', 'e2e', `${id}.jsonl`);
+  mkdirSync(join(h.paths.claude, 'projects', 'e2e'), { recursive: true });
   const at = (minute: number) => `${day}T10:${String(minute).padStart(2, '0')}:00.000Z`;
   const prompts = [`set up the ${marker} work`, `continue the ${marker} work please`, `finish ${marker} and commit`];
   const lines = prompts.flatMap((prompt, i) => [

@@ -105,7 +105,8 @@ describe('the transcript-capture reactor', () => {
 
   it('finds the Stop answer of an earlier round, reading back only when a session ended', async () => {
     const h = await projectionHarness(join(root, String(++n)));
-    const dir = join(h.dir, 'projects');
+    // Inside Claude Code's projects directory: a transcript anywhere else is not read.
+    const dir = join(h.roots.claude, 'projects', '-home-dev-src-payments-api');
     mkdirSync(dir, { recursive: true });
     const transcriptPath = join(dir, 's-late.jsonl');
     writeFileSync(transcriptPath, JSON.stringify({ type: 'user', sessionId: 's-late', timestamp: '2026-11-03T10:00:00.000Z', message: { role: 'user', content: 'bump the version' } }) + '\n');

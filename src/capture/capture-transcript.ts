@@ -5,6 +5,7 @@ import { NOTES_CAP, type TranscriptCaptured } from '../events/transcript-events.
 import { capText } from '../redaction/redact-capped.js';
 import { redactText } from '../redaction/redact.js';
 import { ExcerptWindow } from './excerpt-window.js';
+import { checkTranscriptPath } from './transcript-path-check.js';
 import { readTranscript, type ReadTranscriptOptions, type SkipReason, type TranscriptPart } from './read-transcript.js';
 
 /** The Stop hook's copy of the final answer (TurnStopped `answer`) and when it was recorded. */
@@ -26,6 +27,12 @@ export interface CaptureOptions extends ReadTranscriptOptions {
   tail?: number;
   /** Most subagent files read beside the transcript. Default 200. */
   maxSubagentFiles?: number;
+  /**
+   * Claude Code's projects directory (`<CLAUDE_CONFIG_DIR>/projects`): a transcript (and its
+   * subagent files) is read only when it resolves inside it (transcript-path-check.ts). Every
+   * reader of a path from a hook passes it; left out only where the path is the caller's own.
+   */
+  projectsDir?: string;
 }
 
 export type TranscriptCapture = EventData<typeof TranscriptCaptured>;
@@ -75,8 +82,12 @@ export async function captureTranscript(path: string | undefined, options: Captu
   const notes: string[] = [];
   const skipped = new Map<SkipReason, number>();
   const isJsonl = path !== undefined && path.endsWith('.jsonl');
-  const main = isJsonl ? await readTranscript(path, onPart, options) : undefined;
+  // Checked before anything is opened; the reason is kept, never a byte of what is there.
+  const checked = isJsonl && options.projectsDir !== undefined ? await checkTranscriptPath(path, options.projectsDir) : undefined;
+  const refused = checked !== undefined && !checked.ok && !checked.missing ? checked.reason : undefined;
+  const main = isJsonl && refused === undefined ? await readTranscript(checked?.ok ? checked.path : path, onPart, options) : undefined;
   if (path === undefined) notes.push('no transcript path');
+  else if (refused !== undefined) notes.push(refused);
   else if (!main) notes.push('the transcript path does not name a .jsonl file: not read');
   else {
     notes.push(...main.problems);
@@ -86,7 +97,7 @@ export async function captureTranscript(path: string | undefined, options: Captu
   const lagging = endWithFinalAnswer(options.finalAnswer, lastAnswer, (text) => say(SECTION.assistant, text));
   if (lagging) notes.push(lastAnswer ? "the transcript's last answer was another and no newer than the Stop hook's: the hook's copy ends the excerpt" : "no answer in the transcript yet: the Stop hook's copy ends the excerpt");
 
-  const subagents = isJsonl && main && !main.missing ? await readSubagents(path, options, skipped, notes) : { files: 0, turns: 0 };
+  const subagents = isJsonl && main && !main.missing ? await readSubagents(checked?.ok ? checked.path : path, options, skipped, notes) : { files: 0, turns: 0 };
   const excerpt = window.finish();
   return {
     transcriptPath: path ?? '',
@@ -160,7 +171,16 @@ async function readSubagents(
   }
   let turns = 0;
   for (const name of names) {
-    const reading = await readTranscript(join(dir, name), () => undefined, options);
+    let file = join(dir, name);
+    if (options.projectsDir !== undefined) {
+      const checked = await checkTranscriptPath(file, options.projectsDir);
+      if (!checked.ok) {
+        notes.push(`${name}: ${checked.reason}`);
+        continue;
+      }
+      file = checked.path;
+    }
+    const reading = await readTranscript(file, () => undefined, options);
     turns += reading.userTurns + reading.assistantTurns + reading.sidechainTurns;
     notes.push(...reading.problems.map((problem) => `${name}: ${problem}`));
     addSkips(skipped, reading.skipped, name, notes);

@@ -7,6 +7,7 @@ import type { EngramPaths } from '../paths.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
 import { describeVersion } from '../version.js';
+import { describeLostWrites } from '../projections/describe-lost-writes.js';
 import { activeEngramPlugins, findDoubleRecording } from './double-recording.js';
 import { pluginRuntimes } from './plugin-runtimes.js';
 import { isInstalled } from './install.js';
@@ -41,7 +42,19 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
 
   if (facts) {
     const { spool } = facts;
-    if (spool.pending === 0) say(true, `the spool is empty; the log holds ${facts.head} events`);
+    if (facts.freeBytes !== null && facts.freeBytes < LOW_FREE_BYTES) {
+      say(false, `the disk holding ${ctx.paths.home} has only ${Math.round(facts.freeBytes / 1024)} KB free: hooks cannot write their events once it is full (each such event is lost and counted); free some space`);
+    }
+    if (facts.lostPending > 0) {
+      say(false, `${facts.lostPending} hook events could not be written to the spool (see ${ctx.paths.spoolLost}) and are lost; the worker records how many, when and why as soon as it runs`);
+    }
+    if (facts.lost) {
+      const recent = ctx.clock.now().getTime() - Date.parse(facts.lost.lastAt) < RECENT_LOSS_MS;
+      say(!recent, `${describeLostWrites(facts.lost)} (recorded as HookWritesLost; \`engram log dump\` lists them)`);
+    }
+    if (spool.pending === 0 && spool.inFlight > 0) {
+      say(!!pong, `${spool.inFlight} hook event files sit in ${ctx.paths.spoolTmp}: hooks writing them now, or hooks that could not finish${pong ? '; the worker takes whole ones and rejects torn ones' : '; run `engram worker --drain`'}`);
+    } else if (spool.pending === 0) say(true, `the spool is empty; the log holds ${facts.head} events`);
     else if (!pong || (facts.oldestPendingSeconds ?? 0) > 60) {
       say(false, `${spool.pending} hook events wait in the spool (oldest ${facts.oldestPendingSeconds ?? '?'} s)${pong ? ' and the worker is not taking them: see ' + ctx.paths.workerLog : '; run `engram worker --drain` to ingest them'}`);
     } else say(true, `${spool.pending} hook events are being ingested`);
@@ -106,6 +119,11 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);
   return findings;
 }
+
+/** Below this, doctor warns that the disk is nearly full. */
+const LOW_FREE_BYTES = 16 * 1024 * 1024;
+/** A loss this recent is a fault doctor reports; an older one is said, but passes. */
+const RECENT_LOSS_MS = 7 * 24 * 3600_000;
 
 export function renderFindings(findings: DoctorFinding[]): string {
   return `${findings.map((f) => `${f.info ? '-' : f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;

@@ -1,7 +1,8 @@
 import { resolvePaths } from '../paths.js';
 import { canRecall, queryWords } from '../recall/query-words.js';
 import type { HookHandoff } from './hook-handoff.js';
-import { readStdin } from './read-stdin.js';
+import { readStdin, type StdinRead } from './read-stdin.js';
+import { parseStdin } from './parse-stdin.js';
 import { askRecallQuestion, type RecallQuestion } from './recall-question.js';
 import { RECALL_TEXT_CHARS, recallWaitMs } from './recall-wait.js';
 
@@ -18,7 +19,7 @@ import { RECALL_TEXT_CHARS, recallWaitMs } from './recall-wait.js';
 export async function promptHandoff(env: NodeJS.ProcessEnv): Promise<HookHandoff | undefined> {
   // ENGRAM_DISTILLING is set by the distiller around its own `claude -p` call.
   if (env.ENGRAM_DISABLE === '1' || env.ENGRAM_DISTILLING === '1') return undefined;
-  let stdin: Buffer;
+  let stdin: StdinRead;
   try {
     stdin = await readStdin();
   } catch {
@@ -27,9 +28,9 @@ export async function promptHandoff(env: NodeJS.ProcessEnv): Promise<HookHandoff
   return { stdin, question: await firstQuestion(stdin, env) };
 }
 
-async function firstQuestion(stdin: Buffer, env: NodeJS.ProcessEnv): Promise<RecallQuestion | undefined> {
+async function firstQuestion(stdin: StdinRead, env: NodeJS.ProcessEnv): Promise<RecallQuestion | undefined> {
   try {
-    const payload = JSON.parse(stdin.toString('utf8')) as { prompt?: unknown; cwd?: unknown; session_id?: unknown } | null;
+    const payload = parseStdin(stdin).value as { prompt?: unknown; cwd?: unknown; session_id?: unknown } | null;
     const prompt = payload?.prompt;
     const cwd = payload?.cwd;
     const session = payload?.session_id;

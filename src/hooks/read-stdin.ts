@@ -1,18 +1,43 @@
 import { fstatSync, readSync } from 'node:fs';
 
 /**
- * Reads stdin to its end. Synchronous reads are cheapest, but a pipe may be non-blocking: on
- * EAGAIN the rest is read as a stream, after what already arrived. A terminal gives nothing.
+ * The most of a hook's stdin that is kept. Claude Code sends a prompt or a tool's response as
+ * typed: a 50 MB paste must not cost seconds of parsing in a hook with a 5 s budget, when the
+ * log keeps 20,000 characters of a prompt anyway. The rest is read (so the writer is never left
+ * blocked on a full pipe) and counted, not kept.
  */
-export async function readStdin(): Promise<Buffer> {
+export const STDIN_KEEP = 4 * 1024 * 1024;
+
+export interface StdinRead {
+  /** The first STDIN_KEEP bytes at most. */
+  readonly bytes: Buffer;
+  /** Bytes read in all; more than `bytes` holds when stdin was cut. */
+  readonly total: number;
+}
+
+/**
+ * Reads stdin to its end, keeping the first `keep` bytes. Synchronous reads are cheapest, but a
+ * pipe may be non-blocking: on EAGAIN the rest is read as a stream, after what already arrived.
+ * A terminal gives nothing.
+ */
+export async function readStdin(keep = STDIN_KEEP): Promise<StdinRead> {
   // fstat, not process.stdin.isTTY: touching process.stdin loads the stream machinery, a
   // tenth of a hook's budget.
   try {
-    if (fstatSync(0).isCharacterDevice()) return Buffer.alloc(0);
+    if (fstatSync(0).isCharacterDevice()) return { bytes: Buffer.alloc(0), total: 0 };
   } catch {
-    return Buffer.alloc(0);
+    return { bytes: Buffer.alloc(0), total: 0 };
   }
   const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  const take = (chunk: Buffer) => {
+    total += chunk.length;
+    if (kept >= keep) return;
+    const part = chunk.length <= keep - kept ? chunk : chunk.subarray(0, keep - kept);
+    chunks.push(Buffer.from(part));
+    kept += part.length;
+  };
   const buffer = Buffer.allocUnsafe(1 << 16);
   for (;;) {
     let read: number;
@@ -22,11 +47,11 @@ export async function readStdin(): Promise<Buffer> {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw err;
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      for await (const chunk of process.stdin) take(chunk as Buffer);
       break;
     }
     if (read === 0) break;
-    chunks.push(Buffer.from(buffer.subarray(0, read)));
+    take(buffer.subarray(0, read));
   }
-  return Buffer.concat(chunks);
+  return { bytes: Buffer.concat(chunks), total };
 }

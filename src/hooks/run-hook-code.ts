@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -8,6 +8,13 @@ import type { HookHandoff } from './hook-handoff.js';
 /** The first bytes of a cache file this code wrote: anything else is not read as one. */
 const MAGIC = 0x32434745; // 'EGC2': a word-wise checksum (an 'EGC1' file is simply recompiled)
 const HEADER_BYTES = 8;
+/**
+ * A cache is written only while its file system has this much free: on a nearly full disk the
+ * space is the spool's (a hook's event is worth more than a faster next start).
+ */
+export const CACHE_MIN_FREE_BYTES = 64 * 1024 * 1024;
+/** Larger than this, a cache costs more disk than its start-up saving is worth: not written. */
+export const CACHE_MAX_BYTES = 1024 * 1024;
 
 /**
  * Runs a hook's bundle (`codeFile`, CommonJS) with V8's code cache: the bytecode of the last run
@@ -89,14 +96,22 @@ function readCache(file: string): Buffer | undefined {
 function writeCache(file: string, script: Script): void {
   try {
     const data = script.createCachedData();
+    if (data.length > CACHE_MAX_BYTES) return;
     const header = Buffer.alloc(HEADER_BYTES);
     header.writeUInt32LE(MAGIC, 0);
     header.writeUInt32LE(checksum(data), 4);
     const dir = dirname(file);
+    if (!roomFor(dir)) return;
     mkdirSync(dir, { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, Buffer.concat([header, data]));
-    renameSync(temporary, file);
+    try {
+      writeFileSync(temporary, Buffer.concat([header, data]));
+      renameSync(temporary, file);
+    } catch (err) {
+      // A torn temporary would hold the space the cache was not worth.
+      rmSync(temporary, { force: true });
+      throw err;
+    }
     // Caches of this hook's earlier builds: nothing will read them again.
     const prefix = basename(file).split('-').slice(0, -5).join('-') + '-';
     for (const other of readdirSync(dir)) {
@@ -104,6 +119,19 @@ function writeCache(file: string, script: Script): void {
     }
   } catch {
     // A cache not written is only a slower next start.
+  }
+}
+
+/** Whether the cache's file system has CACHE_MIN_FREE_BYTES free for an unprivileged writer. */
+function roomFor(dir: string): boolean {
+  // The nearest directory that exists: the cache's own may not yet.
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      const fs = statfsSync(at);
+      return fs.bavail * fs.bsize >= CACHE_MIN_FREE_BYTES;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(at) === at) return false;
+    }
   }
 }
 

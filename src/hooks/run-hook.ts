@@ -15,7 +15,8 @@ import { payloadOutline } from '../redaction/payload-outline.js';
 import { redactEventData } from '../redaction/redact-event-data.js';
 import { redactText } from '../redaction/redact.js';
 import type { HookHandoff } from './hook-handoff.js';
-import { readStdin } from './read-stdin.js';
+import { parseStdin } from './parse-stdin.js';
+import { readStdin, type StdinRead } from './read-stdin.js';
 import { toolInputPointer } from './tool-input-pointer.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
@@ -29,13 +30,23 @@ const commonInput = z.looseObject({
 
 export type CommonInput = z.infer<typeof commonInput>;
 
+/** What a hook's event may need to know of its stdin beyond the fields. */
+export interface StdinFacts {
+  /**
+   * Bytes of stdin past STDIN_KEEP, read and dropped: the field `cutField` names (a string) was
+   * cut there, so it was longer than it reads by about this much.
+   */
+  readonly cut: number;
+  readonly cutField?: string | undefined;
+}
+
 export interface HookSpec<I extends z.ZodMiniType, P = undefined> {
   /** Claude Code's name for the hook event. */
   hook: string;
   /** The hook's own fields, beside the common ones. */
   input: I;
   /** Normalizes and redacts the input into the event this hook appends. */
-  toEvent(input: z.infer<I> & CommonInput): { definition: EventDefinition; data: unknown };
+  toEvent(input: z.infer<I> & CommonInput, stdin: StdinFacts): { definition: EventDefinition; data: unknown };
   /**
    * What Claude Code should add to the context (it adds plain stdout of UserPromptSubmit and
    * SessionStart hooks), printed once the event is safely in the spool: from the event as stored
@@ -69,7 +80,7 @@ export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: Hook
     const event = buildEvent(spec, raw, env);
     const prepared = spec.prepare && !event.problem ? spec.prepare(paths, event.envelope, env, handoff) : undefined;
     if (prepared instanceof Promise) prepared.catch(() => undefined);
-    writeSpoolFile(paths, event.envelope);
+    writeSpoolFile(paths, event.envelope, spec.hook);
     if (event.problem) logLine(paths, spec.hook, event.problem);
     await ensureWorker(paths, env);
     // Last, and whole or not at all: a failure anywhere before leaves stdout empty.
@@ -82,15 +93,19 @@ export async function runHook<I extends z.ZodMiniType, P = undefined>(spec: Hook
 
 function buildEvent(
   spec: Pick<HookSpec<z.ZodMiniType>, 'hook' | 'input' | 'toEvent'>,
-  raw: Buffer,
+  stdin: StdinRead,
   env: NodeJS.ProcessEnv,
 ): { envelope: Envelope; problem?: string } {
+  const raw = stdin.bytes;
   let parsed: unknown;
   let problem: string | undefined;
-  if (raw.length === 0) problem = 'empty stdin';
+  let facts: StdinFacts = { cut: 0 };
+  if (stdin.total === 0) problem = 'empty stdin';
   else {
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      const read = parseStdin(stdin);
+      parsed = read.value;
+      facts = { cut: stdin.total - raw.length, cutField: read.cutField };
     } catch (err) {
       // V8 quotes the start of the input in its message: keep only where it went wrong.
       problem = `stdin is not JSON: ${(err as Error).message.replace(/,? "[\s\S]*" is not valid JSON$/, ' is not valid JSON')}`;
@@ -110,7 +125,7 @@ function buildEvent(
       problem = `stdin does not match the ${spec.hook} payload: ${describeIssues(common.error ?? own.error)}`;
     } else {
       try {
-        body = spec.toEvent({ ...(own.data as object), ...common.data } as never);
+        body = spec.toEvent({ ...(own.data as object), ...common.data } as never, facts);
         const checked = redactEventData(body.definition, body.data);
         if (checked.ok) body = { definition: body.definition, data: checked.data };
         else {
@@ -126,7 +141,7 @@ function buildEvent(
     problem = redactText(problem ?? 'unreadable stdin').replace(/\s+/g, ' ').slice(0, 500);
     body = {
       definition: HookInputRejected,
-      data: { hook: spec.hook, reason: problem, excerpt: outline(parsed, raw), bytes: raw.length },
+      data: { hook: spec.hook, reason: problem, excerpt: outline(parsed, raw), bytes: stdin.total },
     };
   }
   const micros = wallMicros();

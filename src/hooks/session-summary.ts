@@ -1,9 +1,12 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngramPaths } from '../paths.js';
 import { ITEM_PREFIX, NOTES_SECTION, SECTION_PREFIX, SUMMARY_FILE_BYTES, SUMMARY_SECTIONS } from '../projections/summary/summary-sections.js';
 import { traceLine } from '../projections/trace-line.js';
-import { skillsViewPath, summaryViewPath, traceViewPath } from '../projections/view-paths.js';
+import { lostWritesViewPath, skillsViewPath, summaryViewPath, traceViewPath } from '../projections/view-paths.js';
+import { describeLostWrites } from '../projections/describe-lost-writes.js';
+import type { LostWritesRow } from '../projections/lost-writes.js';
+import { parseLostMarker } from './lost-marker.js';
 
 const HEADER =
   'engram memory summary: what earlier sessions recorded, strongest first. Quoted text is a memory\'s own wording, kept as data; (global) marks a memory kept for every project.';
@@ -12,6 +15,10 @@ const GLOBAL_MARK = ' (global)';
 const OUTPUT_CHARS = 9500;
 /** A trace view holds three sessions: a few hundred bytes. */
 const TRACE_BYTES = 64 * 1024;
+/** The lost-writes view is one small row. */
+const LOST_BYTES = 8 * 1024;
+/** Losses older than this are doctor's to say, no longer every session's. */
+const LOST_NOTE_MS = 7 * 24 * 3600_000;
 /** A skills view lists a directory's eligible memories; its footer lines come first, whatever follows. */
 const SKILLS_BYTES = 64 * 1024;
 /** Footer lines taken from one skills view: one for suggestions, one per curator verdict. */
@@ -36,6 +43,8 @@ export function sessionSummary(paths: EngramPaths, session: string, project: str
   // Suggestions and the curator's report join the footer, after the summary's own notes.
   const skillNotes = [...skillsNotes(join(paths.views, skillsViewPath(project))), ...skillsNotes(join(paths.views, skillsViewPath(''))).map((item) => `${item}${GLOBAL_MARK}`)];
   if (skillNotes.length > 0) own.set(NOTES_SECTION, [...(own.get(NOTES_SECTION) ?? []), ...skillNotes]);
+  const lost = lostNotes(paths, env);
+  if (lost.length > 0) own.set(NOTES_SECTION, [...lost, ...(own.get(NOTES_SECTION) ?? [])]);
   const last = lastSession(join(paths.views, traceViewPath(project)), session);
   const blocks: string[] = [];
   for (const section of SUMMARY_SECTIONS) {
@@ -65,6 +74,33 @@ function readSections(path: string): Map<string, string[]> {
     } else if (items !== undefined && line.startsWith(ITEM_PREFIX)) items.push(line);
   }
   return sections;
+}
+
+/**
+ * Hook events lost to a full disk (or an I/O error) in the last week, said first in the footer:
+ * those on record (the lost-writes view) and those whose markers the worker has not yet counted.
+ */
+function lostNotes(paths: EngramPaths, env: NodeJS.ProcessEnv): string[] {
+  const notes: string[] = [];
+  const pinned = env.ENGRAM_NOW ? Date.parse(env.ENGRAM_NOW) : Number.NaN;
+  const now = Number.isNaN(pinned) ? Date.now() : pinned;
+  const text = readSmall(join(paths.views, lostWritesViewPath()), LOST_BYTES);
+  try {
+    const row = text === undefined ? undefined : (JSON.parse(text) as LostWritesRow);
+    if (row && typeof row.count === 'number' && typeof row.lastAt === 'string' && Array.isArray(row.latest) && now - Date.parse(row.lastAt) < LOST_NOTE_MS) {
+      notes.push(`${ITEM_PREFIX}${describeLostWrites(row)}; \`engram doctor\` says more`);
+    }
+  } catch {
+    // A view cut mid-write by an older build: no note this time.
+  }
+  let pending = 0;
+  try {
+    pending = readdirSync(paths.spoolLost).filter((name) => parseLostMarker(name)).length;
+  } catch {
+    // no spool/lost: nothing lost
+  }
+  if (pending > 0) notes.push(`${ITEM_PREFIX}${pending} more hook event${pending === 1 ? ' was' : 's were'} lost: their hooks could not write them (a full disk?); \`engram doctor\` says more`);
+  return notes;
 }
 
 /** The footer lines of a skills view (render-skills-view.ts): only its `- ` items, at most SKILL_NOTES. */

@@ -12,10 +12,11 @@ const input = z.looseObject({ prompt: z.string() });
 const spec: HookSpec<typeof input, WorkerAnswer> = {
   hook: 'UserPromptSubmit',
   input,
-  toEvent: ({ prompt }) => ({
-    definition: PromptSubmitted,
-    data: { prompt: redactCapped(prompt, PROMPT_CAP), chars: prompt.length, truncated: prompt.length > PROMPT_CAP },
-  }),
+  // A prompt cut with stdin (past STDIN_KEEP) was longer by about the bytes dropped.
+  toEvent: ({ prompt }, stdin) => {
+    const chars = prompt.length + (stdin.cutField === 'prompt' ? stdin.cut : 0);
+    return { definition: PromptSubmitted, data: { prompt: redactCapped(prompt, PROMPT_CAP), chars, truncated: chars > PROMPT_CAP } };
+  },
   // Asked before the spool write, so the worker searches while this process writes.
   prepare: (paths, event, env, handoff) => askRecallEarly(paths, event, env, handoff?.question),
   // On the prompt as stored, not as typed: the memories projector runs the same detector on the

@@ -5,6 +5,7 @@ import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
 import { graphProjector, materializeGraph } from './graph/graph.js';
 import { liveSessionsProjector } from './live-sessions.js';
+import { lostWritesProjector, materializeLostWrites } from './lost-writes.js';
 import { rowsOnlySink, type Projection } from './projector.js';
 import { provenanceProjector } from './provenance/provenance.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
@@ -43,6 +44,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: provenanceProjector, sink: rowsOnlySink },
     { projector: liveSessionsProjector, sink: rowsOnlySink },
     { projector: skillSuggestionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSkillSuggestions, ownedDirs: ['skills'], keepEdits: false, durable: false }) },
+    { projector: lostWritesProjector, sink: new FileSink({ root: roots.views, materialize: materializeLostWrites, ownedDirs: ['lost'], keepEdits: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

@@ -41,3 +41,8 @@ export function graphViewPath(project: string): string {
 export function skillsViewPath(project: string): string {
   return `skills/${project === '' ? 'global' : projectSlug(project)}.json`;
 }
+
+/** Hook events known lost (projections/lost-writes.ts): one small file, read by SessionStart. */
+export function lostWritesViewPath(): string {
+  return 'lost/hook-writes.json';
+}

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { wallMicros } from '../../events/event-id.js';
 import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
+import { parseLostMarker } from '../../hooks/lost-marker.js';
+import { lostWritesKey, type LostWritesRow } from '../../projections/lost-writes.js';
 import type { ProjectorStatus } from '../engine/projection-runner.js';
 import { FAILED, PENDING, type FailedSessions } from '../../projections/distill/distill-queue.js';
 import { defineCommand } from './command.js';
@@ -22,6 +24,12 @@ export interface DoctorFacts {
   outputs: Array<{ projector: string; missing: string[]; edited: string[]; foreign: string[] }>;
   /** Sessions waiting for the distiller, and the latest it gave up on. */
   distill: { pending: number; failed: FailedSessions['latest'] };
+  /** Hook events known lost (HookWritesLost, summed), or null when none ever was. */
+  lost: LostWritesRow | null;
+  /** Markers of lost hook events the worker has not yet counted (spool/lost). */
+  lostPending: number;
+  /** Bytes free for an unprivileged writer on ENGRAM_HOME's file system, or null when unknown. */
+  freeBytes: number | null;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
@@ -53,6 +61,9 @@ export const doctorFacts = defineCommand({
         pending: await countOf(engine.runner.rowsOf('distill').entries(PENDING)),
         failed: [...(((await engine.runner.rowsOf('distill').get(FAILED)) as FailedSessions | undefined)?.latest ?? [])],
       },
+      lost: ((await engine.runner.rowsOf('lost-writes').get(lostWritesKey)) as LostWritesRow | undefined) ?? null,
+      lostPending: lostPending(engine.paths),
+      freeBytes: freeBytes(engine.paths),
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;
@@ -63,6 +74,29 @@ async function countOf(entries: AsyncIterable<unknown>): Promise<number> {
   let n = 0;
   for await (const _ of entries) n++;
   return n;
+}
+
+/** Markers not yet counted, claimed batches included (record-lost-writes.ts). */
+function lostPending(paths: EngramPaths): number {
+  let n = 0;
+  try {
+    for (const entry of readdirSync(paths.spoolLost, { withFileTypes: true })) {
+      if (entry.isDirectory()) n += readdirSync(join(paths.spoolLost, entry.name)).filter((name) => parseLostMarker(name)).length;
+      else if (parseLostMarker(entry.name)) n++;
+    }
+  } catch {
+    // no spool/lost: nothing was lost
+  }
+  return n;
+}
+
+function freeBytes(paths: EngramPaths): number | null {
+  try {
+    const fs = statfsSync(paths.home);
+    return fs.bavail * fs.bsize;
+  } catch {
+    return null;
+  }
 }
 
 function oldestPending(paths: EngramPaths): number | null {

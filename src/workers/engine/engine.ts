@@ -121,7 +121,7 @@ export class Engine {
     const write = (options.access ?? 'write') === 'write';
     let log: EventLog;
     if (write) {
-      for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.logs, paths.views]) {
+      for (const dir of [paths.home, paths.spoolTmp, paths.spoolNew, paths.spoolRejected, paths.spoolLost, paths.logs, paths.views]) {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
       }
       finishInterruptedSwap(paths.log);
@@ -286,11 +286,12 @@ export class Engine {
       total.rejected += round.rejected;
       total.late += round.late;
       total.reacted += round.reacted;
+      total.lost += round.lost;
       total.waiting = round.waiting;
       total.newer = round.newer;
       total.stuck = round.stuck;
       total.problems = round.problems;
-      const progressed = round.ingested + round.rejected + round.reacted > 0;
+      const progressed = round.ingested + round.rejected + round.reacted + round.lost > 0;
       if (!progressed && round.waiting === 0) return total;
       // Files behind a hook that is still writing, or named a little ahead: give them a moment.
       if (!progressed) await new Promise((resolve) => setTimeout(resolve, 25));

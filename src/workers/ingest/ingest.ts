@@ -5,18 +5,22 @@ import { EngramError, isEngramError } from '../../errors.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { describeIssues } from '../../events/describe-issues.js';
 import { envelopeSchema, type Envelope } from '../../events/envelope.js';
-import { spoolFileMicros } from '../../hooks/spool-file-name.js';
+import { writerAlive } from '../../hooks/process-start.js';
+import { spoolFileMicros, spoolTmpWriter } from '../../hooks/spool-file-name.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
+import { recordLostWrites } from './record-lost-writes.js';
 
 export interface IngestOptions {
   /** Spool files per log append. Default 500. */
   batchSize?: number;
   /**
-   * A file left in spool/tmp this long (by its name and by its mtime, whichever is older) was
-   * written by a hook that died; it is ingested from there if it is whole, else rejected.
-   * Default 10 s: the longest hook timeout engram installs (hook-table.ts), after which Claude Code
-   * has killed the hook anyway.
+   * A file in spool/tmp whose writer is gone (its name carries the hook's pid and process start
+   * time, checked in /proc) is ingested from there at once if it is whole, else rejected; one
+   * whose writer is alive is never taken, however old. Where the writer cannot be asked (no
+   * /proc, a name without it), a file this old (by its name and by its mtime, whichever is
+   * older) is taken as a dead hook's. Past this age a live writer's file also stops holding
+   * newer files back. Default 10 s: the longest hook timeout engram installs (hook-table.ts).
    */
   staleTmpMs?: number;
   /**
@@ -58,10 +62,12 @@ export interface IngestReport {
   stuck: number;
   /** One line per kind of problem behind `stuck`, for the drain's report and the worker's log. */
   problems: string[];
+  /** Hook events found lost this pass (markers in spool/lost, see record-lost-writes.ts), now on record. */
+  lost: number;
 }
 
 export function emptyIngestReport(): IngestReport {
-  return { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, newer: 0, late: 0, stuck: 0, problems: [] };
+  return { ingested: 0, duplicates: 0, rejected: 0, waiting: 0, newer: 0, late: 0, stuck: 0, problems: [], lost: 0 };
 }
 
 /**
@@ -119,7 +125,8 @@ export async function ingestSpool(ctx: Context, options: IngestOptions = {}): Pr
   // that stops while the machine sleeps and would then hold back every new file for as long as
   // the sleep lasted), to within CLOCK_MARGIN_MICROS, which the cutoff leaves out. Where the
   // premise fails, order is given up for that file and nothing else: a hook stalled longer than
-  // `staleTmpMs` (its file is taken from spool/tmp as a dead hook's), a file named ahead of the
+  // `staleTmpMs` (its file no longer holds newer ones back), a hook that died (its file is
+  // taken from spool/tmp), a file named ahead of the
   // clock (taken after `futureWaitMs`, see there), a file only a newer engram reads (left for
   // it), and a backward clock step larger than the margin between our look and a hook's naming.
   const now = ctx.nowMicros();
@@ -186,6 +193,12 @@ export async function ingestSpool(ctx: Context, options: IngestOptions = {}): Pr
     report.ingested += result.appended.length;
     report.duplicates += result.duplicates.length;
     for (const entry of files) removeIngested(memory, entry, report, problems);
+  }
+  try {
+    report.lost = await recordLostWrites(ctx);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    problems.add(`cannot count the hook events lost in ${ctx.paths.spoolLost} (${code ?? describe(err)}): they are counted once it can be written`);
   }
   report.problems = [...problems];
   return report;
@@ -283,7 +296,8 @@ function scanTmp(
     const key = `tmp/${name}`;
     present.add(key);
     const entry = { dir: ctx.paths.spoolTmp, key, name };
-    const micros = spoolFileMicros(name);
+    const parsed = spoolTmpWriter(name);
+    const micros = parsed?.micros;
     let modified: number;
     try {
       modified = lstatSync(join(entry.dir, name)).mtimeMs * 1000;
@@ -293,8 +307,14 @@ function scanTmp(
     // The older of the two: a name ahead of the clock (a clock step) must not keep a dead
     // hook's file "in flight" until the clock gets there.
     const age = Math.max(micros === undefined ? Number.NEGATIVE_INFINITY : now - micros, now - modified);
-    if (age < staleTmp) {
-      if (micros !== undefined) oldestLive = Math.min(oldestLive, micros);
+    // A writer named in the file is asked (by pid and start time); one that is not, or cannot
+    // be asked (no /proc), is judged by age.
+    const alive = parsed?.writer ? writerAlive(parsed.writer.pid, parsed.writer.start) : undefined;
+    if (alive === true || (alive === undefined && age < staleTmp)) {
+      // A live writer, however slow (starved of CPU, stopped), finishes its own rename: its file
+      // is never taken from it. It holds newer files back only while young; past staleTmp,
+      // order is given up for it, so one stopped hook cannot stall every other.
+      if (micros !== undefined && age < staleTmp) oldestLive = Math.min(oldestLive, micros);
       continue;
     }
     if (settled(ctx, memory, entry, report, problems)) continue;

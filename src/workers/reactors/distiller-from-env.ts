@@ -32,7 +32,7 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
     deps: {
       capture: async (path) => {
         if (path === undefined) return { excerpt: '', notes: ['no transcript path was recorded for this session'] };
-        const captured = await captureTranscript(path);
+        const captured = await captureTranscript(path, { projectsDir: join(paths.claude, 'projects') });
         return { excerpt: captured.excerpt, notes: captured.notes };
       },
       llm: llmFromEnv(env, paths),

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { captureTranscript, type CaptureOptions, type FinalAnswer } from '../../capture/capture-transcript.js';
 import { contentHash } from '../../content-hash.js';
 import { defaultCatalog } from '../../events/default-catalog.js';
@@ -44,6 +45,7 @@ export function transcriptCaptureReactor(options: TranscriptCaptureOptions = {})
           } else if (event?.type === 'SessionEnded' && event.seq >= ctx.from && event.data.transcriptPath) {
             const data = await captureTranscript(event.data.transcriptPath, {
               ...options,
+              projectsDir: join(ctx.paths.claude, 'projects'),
               finalAnswer: answers.get(event.session),
               signal: ctx.signal,
             });
