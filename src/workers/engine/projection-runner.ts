@@ -5,6 +5,7 @@ import type { DomainEvent, EventCatalog } from '../../events/catalog.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { OutputRecord, Projection, RowReader, SinkContext, SinkReport } from '../../projections/projector.js';
 import type { RowChange } from '../../projections/row-change.js';
+import { MemoryOwnershipLedger, type OwnershipLedger } from '../../ownership/ownership-ledger.js';
 import { ABSENT, RowCache } from './row-cache.js';
 import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure, StateStore } from './state-store.js';
 import { WindowReader, type WindowSlot } from './window-reader.js';
@@ -476,8 +477,16 @@ export class ProjectionRunner {
     }
   }
 
+  /** Whose each file outside ENGRAM_HOME is (src/ownership). */
+  get ownership(): OwnershipLedger {
+    return this.#options.store?.ownership ?? this.#readOnlyLedger;
+  }
+
+  readonly #readOnlyLedger = new MemoryOwnershipLedger();
+
   #sinkContext(lane: Lane): SinkContext {
     return {
+      ledger: this.ownership,
       outputs: async (paths) => {
         const written = lane.written?.outputs;
         if (!written) return lane.store!.outputs(paths);
