@@ -444,6 +444,15 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Rows whose outputs failed are tried on the next round whatever their wait: `engram worker
+   * --drain` asks this, so that once a directory is back its files are what the log says, with
+   * no further event needed.
+   */
+  retryFailedNow(): void {
+    for (const lane of this.#lanes.values()) lane.retryAt = 0;
+  }
+
   /** Rows whose outputs failed are made again after a wait that grows while they keep failing. */
   async #retryFailed(lane: Lane): Promise<void> {
     if (lane.failed.size === 0 || performance.now() < lane.retryAt) return;
