@@ -189,4 +189,50 @@ describe('a recorded hand edit', () => {
       await engine.close();
     }
   });
+
+  it('never records an edit nobody made while the memories lane writes and commits beside the reconciler', async () => {
+    const home = newHome();
+    const engine = await Engine.open({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
+    try {
+      await engine.record([envelope('MemoryProposed', { memoryId: 'm1', origin: 'user', scope: 'project', name: 'Use pnpm', description: 'use pnpm, not npm', type: 'feedback', body: 'use pnpm, not npm\n', status: 'active', confidence: 0.1 })]);
+      for (let i = 0; i < 20; i++) {
+        // The lane writes and commits while the reconciler reads rows, ledger and files.
+        await Promise.all([
+          engine.record([envelope('MemoryReinforced', { memoryId: 'm1', by: 'user' }), envelope('MemoryProposed', { memoryId: `x${i}`, origin: 'user', scope: 'project', name: `Note ${i}`, description: `note ${i}`, type: 'project', body: `note ${i}\n`, status: 'active', confidence: 0.5 })]),
+          reconcileNow(engine, undefined),
+          reconcileNow(engine, undefined),
+        ]);
+      }
+      const edited: Envelope[] = [];
+      for await (const batch of engine.log.read()) edited.push(...batch.filter((e) => e.type === 'MemoryEdited' || (e.type === 'MemoryForgotten')));
+      expect(edited).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 180_000);
+});
+
+describe('a garbled MEMORY.md', () => {
+  it('is reported, and keeps its bytes as they are (no U+FFFD): engram touches only its own lines', async () => {
+    const home = newHome();
+    spool(home, [proposed('m1', 'Use pnpm', 'use pnpm, not npm')]);
+    await drain(home.env);
+    const index = join(memDir(home), 'MEMORY.md');
+    const junk = Buffer.from([0xff, 0xfe, 0x00, 0x41, 0x80, 0x0a, 0xc3, 0x28, 0x0a]);
+    const garbled = Buffer.concat([readFileSync(index), junk]);
+    writeFileSync(index, garbled);
+    spool(home, [proposed('m2', 'Money in cents', 'amounts are integer cents')]);
+    await drain(home.env);
+    const after = readFileSync(index);
+    const line = Buffer.from('- [money-in-cents.md](money-in-cents.md) — amounts are integer cents\n');
+    // engram's new line among its own; every other byte where it was.
+    const at = after.indexOf(line);
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(Buffer.concat([after.subarray(0, at), after.subarray(at + line.length)]).equals(garbled)).toBe(true);
+    expect(after.includes(Buffer.from('\uFFFD'))).toBe(false);
+    const reconcile = await runCli(['reconcile', '--project', project], home.env);
+    expect(reconcile.stdout + reconcile.stderr).toMatch(/MEMORY\.md/);
+    await runCli(['rebuild'], home.env);
+    expect(readFileSync(index).equals(after)).toBe(true);
+  }, 120_000);
 });
