@@ -39,6 +39,8 @@ function resolveLink(path: string): string {
 /** Names of engram's own temporary files: no tool lists them as memories (not `*.md`), and a start clears them. */
 const TEMP = /^\.engram-\d+-[a-z0-9]+(?:-([0-9a-f]+))?\.(tmp|old)$/;
 
+const LEGACY_TEMP = /^\..+\.\d+-[a-z0-9]{1,8}\.tmp$/;
+
 /** A kept old file names (in hex) the file it was, so that a start after a crash knows where it belongs. */
 function tempName(dir: string, suffix: 'tmp' | 'old', of?: string): string {
   const tag = of === undefined ? '' : `-${Buffer.from(basename(of)).toString('hex')}`;
@@ -172,6 +174,8 @@ export function leftoversIn(dir: string): Leftover[] {
     return [];
   }
   return names.flatMap((name) => {
+    // What the atomic writer of earlier releases left: `.<file>.<pid>-<random>.tmp`.
+    if (LEGACY_TEMP.test(name)) return [{ path: join(dir, name), kind: 'tmp' as const }];
     const match = TEMP.exec(name);
     if (!match) return [];
     const of = match[1] === undefined ? undefined : join(dir, Buffer.from(match[1], 'hex').toString());
