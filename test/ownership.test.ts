@@ -8,7 +8,7 @@ import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import { Engine } from '../src/workers/engine/engine.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
-import { cliPath, drain, dumpLog, runCli, runCommand, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliPath, drain, dumpLog, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const project = '/home/dev/src/shop';
