@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { classifyMemoryIndex } from '../src/memories/classify-memory-index.js';
 import { indexDescriptions } from '../src/memories/index-descriptions.js';
 import { inlineEntries } from '../src/memories/inline-entries.js';
-import { mergeMemoryIndex } from '../src/projections/memories/memory-index-merge.js';
-import { indexLine } from '../src/projections/memory-index.js';
+import { indexLine, mergeIndexText, type MemoryIndex } from '../src/ownership/memory-index-lines.js';
+
+const mergeMemoryIndex = (existing: string, index: MemoryIndex) => mergeIndexText(Buffer.from(existing), undefined, { kind: 'memories', index }).bytes.toString();
 
 describe('a standalone MEMORY.md', () => {
   const text = [

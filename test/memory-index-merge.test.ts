@@ -1,7 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeIndex } from '../src/projections/memory-index.js';
-import { INDEX_BYTE_LIMIT, INDEX_LINE_LIMIT, mergeMemoryIndex, type MemoryIndex } from '../src/projections/memories/memory-index-merge.js';
+import { INDEX_BYTE_LIMIT, INDEX_LINE_LIMIT, mergeIndexText, type IndexEntry, type MemoryIndex } from '../src/ownership/memory-index-lines.js';
+
+/** The merge as a sink does it, keeping each writer's lines between merges; `owned` seeds the memories' lines. */
+function writers(owned: { memories?: string[]; stats?: string[] } = {}) {
+  const lines: { memories?: string[]; stats?: string[] } = { memories: owned.memories ?? [], stats: owned.stats ?? [] };
+  return {
+    memories(existing: string | undefined, index: MemoryIndex): string {
+      const merged = mergeIndexText(existing === undefined ? undefined : Buffer.from(existing), lines.memories, { kind: 'memories', index });
+      lines.memories = merged.owned;
+      return merged.bytes.toString();
+    },
+    stats(existing: string | undefined, entries: IndexEntry[]): string {
+      const merged = mergeIndexText(existing === undefined ? undefined : Buffer.from(existing), lines.stats, { kind: 'entries', entries });
+      lines.stats = merged.owned;
+      return merged.bytes.toString();
+    },
+  };
+}
+const mergeMemoryIndex = (existing: string | undefined, index: MemoryIndex) => writers().memories(existing, index);
 
 const entry = (file: string, description = `about ${file}`) => ({ file, description });
 const index = (shown: string[], archived: string[] = [], others: string[] = []): MemoryIndex => ({
@@ -14,18 +31,20 @@ const index = (shown: string[], archived: string[] = [], others: string[] = []):
 describe('MEMORY.md, as the memories projection writes it', () => {
   it('orders its entries as given, keeps every other line where it stands, byte for byte', () => {
     const mine = '# My notes\n\nSome *free* text, no link.  \n- [old.md](old.md) — stale words\n- [prefs.md](prefs.md) — mine, by hand\n';
-    const merged = mergeMemoryIndex(mine, index(['b.md', 'old.md', 'a.md']));
+    // engram wrote the old.md line before; prefs.md's is the person's.
+    const merged = writers({ memories: ['- [old.md](old.md) — stale words'] }).memories(mine, index(['b.md', 'old.md', 'a.md']));
     expect(merged).toBe(
       '# My notes\n\nSome *free* text, no link.  \n- [b.md](b.md) — about b.md\n- [old.md](old.md) — about old.md\n- [a.md](a.md) — about a.md\n- [prefs.md](prefs.md) — mine, by hand\n',
     );
   });
 
   it('takes out lines of provisional or superseded memories and points to archived ones', () => {
-    const before = mergeMemoryIndex(undefined, index(['a.md', 'b.md', 'c.md']));
-    const after = mergeMemoryIndex(before, index(['a.md'], ['b.md'], ['c.md']));
+    const engram = writers();
+    const before = engram.memories(undefined, index(['a.md', 'b.md', 'c.md']));
+    const after = engram.memories(before, index(['a.md'], ['b.md'], ['c.md']));
     expect(after).toBe('- [a.md](a.md) — about a.md\n\n## Archive Index\n- [b](_archive/b.md) — archived 2026-11-02: decayed\n');
     // The stats projection adds its lines before the archive section.
-    expect(mergeIndex(after, [entry('auto-stats.md', 'stats')])).toBe(
+    expect(engram.stats(after, [entry('auto-stats.md', 'stats')])).toBe(
       '- [a.md](a.md) — about a.md\n- [auto-stats.md](auto-stats.md) — stats\n\n## Archive Index\n- [b](_archive/b.md) — archived 2026-11-02: decayed\n',
     );
   });
@@ -47,7 +66,7 @@ describe('MEMORY.md, as the memories projection writes it', () => {
 
   it('keeps CRLF line endings and a hand line inside the archive section', () => {
     const crlf = 'top\r\n- [a.md](a.md) — x\r\n\r\n## Archive Index\r\nkept by hand\r\n';
-    expect(mergeMemoryIndex(crlf, index(['a.md'], ['b.md']))).toBe(
+    expect(writers({ memories: ['- [a.md](a.md) — x'] }).memories(crlf, index(['a.md'], ['b.md']))).toBe(
       'top\r\n- [a.md](a.md) — about a.md\r\n\r\n## Archive Index\r\nkept by hand\r\n- [b](_archive/b.md) — archived 2026-11-02: decayed\r\n',
     );
   });
@@ -62,14 +81,43 @@ describe('MEMORY.md, as the memories projection writes it', () => {
       fc.property(fc.array(line, { maxLength: 25 }), files, files, (existing, shown, archived) => {
         const idx = index(shown, archived.filter((f) => !shown.includes(f)), ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].filter((f) => !shown.includes(f)));
         const text = existing.length > 0 ? `${existing.join('\n')}\n` : '';
-        const once = mergeMemoryIndex(text, idx);
-        expect(mergeMemoryIndex(once, idx)).toBe(once);
-        const managed = new Set(idx.managed);
-        const unmanaged = existing.filter((l) => !/\]\((?:\.\/)?([^)\s]+)\)/.test(l) || ![...l.matchAll(/\]\(\s*(?:\.\/)?([^)\s]+)\s*\)/g)].some((m) => managed.has(m[1]!)));
+        const engram = writers();
+        const once = engram.memories(text, idx);
+        expect(engram.memories(once, idx)).toBe(once);
+        // Nobody's line is lost: engram wrote none of these.
         const out = once.split('\n');
-        for (const l of unmanaged) if (l.trim() !== '## Archive Index') expect(out).toContain(l);
+        for (const l of existing) expect(out).toContain(l);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('owns only the lines it wrote: a person\'s line that links an engram file stays, word for word, beside engram\'s own', () => {
+    const engram = writers();
+    const first = engram.memories(undefined, index(['use-pnpm.md']));
+    const person = `${first}- IMPORTANT: re-read [use-pnpm.md](use-pnpm.md) before installs\n`;
+    const withStats = engram.stats(person, [entry('auto-stats.md', '5 prompts')]);
+    const theirs = `${withStats}- see [auto-stats.md](auto-stats.md) for the numbers\n`;
+    const again = engram.stats(engram.memories(theirs, { ...index(['use-pnpm.md']), shown: [entry('use-pnpm.md', 'use pnpm, never npm')] }), [entry('auto-stats.md', '9 prompts')]);
+    expect(again).toBe(
+      '- [use-pnpm.md](use-pnpm.md) — use pnpm, never npm\n- IMPORTANT: re-read [use-pnpm.md](use-pnpm.md) before installs\n- [auto-stats.md](auto-stats.md) — 9 prompts\n- see [auto-stats.md](auto-stats.md) for the numbers\n',
+    );
+  });
+
+  it('keeps a person\'s own index line for a memory they wrote, and adds none of its own', () => {
+    const theirs = '- [handwritten.md](handwritten.md) — handwritten KEEP-ME\n';
+    const engram = writers();
+    const merged = engram.memories(theirs, index(['handwritten.md', 'a.md']));
+    expect(merged).toBe('- [handwritten.md](handwritten.md) — handwritten KEEP-ME\n- [a.md](a.md) — about a.md\n');
+    expect(engram.memories(merged, index(['handwritten.md', 'a.md']))).toBe(merged);
+  });
+
+  it('keeps a garbled MEMORY.md\'s bytes as they are, never rewritten to U+FFFD, and says so', () => {
+    const junk = Buffer.from([0x66, 0xff, 0xfe, 0x00, 0x80, 0x0a, 0xc3, 0x28]);
+    const existing = Buffer.concat([Buffer.from('# notes\n'), junk]);
+    const merged = mergeIndexText(existing, [], { kind: 'memories', index: index(['a.md']) });
+    expect(merged.garbled).toBe(true);
+    expect(merged.bytes.subarray(0, existing.length).equals(existing)).toBe(true);
+    expect(merged.bytes.subarray(existing.length).toString()).toBe('\n- [a.md](a.md) — about a.md\n');
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mergeIndex } from '../src/projections/memory-index.js';
+import { mergeIndexText, type IndexEntry } from '../src/ownership/memory-index-lines.js';
+
+/** The stats writer's merge; `owned`: the lines it wrote there before. */
+const mergeIndex = (existing: string | undefined, entries: IndexEntry[], owned: string[] = []) =>
+  mergeIndexText(existing === undefined ? undefined : Buffer.from(existing), owned, { kind: 'entries', entries }).bytes.toString();
 
 const entries = [
   { file: 'auto-stats.md', description: 'stats' },
@@ -20,12 +24,12 @@ describe('mergeIndex', () => {
 
   it('rewrites its own line in place, wherever the user moved it', () => {
     const moved = 'top\n- [auto-stats.md](auto-stats.md) — old words\nbottom\n';
-    expect(mergeIndex(moved, entries)).toBe('top\n- [auto-stats.md](auto-stats.md) — stats\nbottom\n- [auto-errors.md](auto-errors.md) — errors\n');
+    expect(mergeIndex(moved, entries, ['- [auto-stats.md](auto-stats.md) — old words'])).toBe('top\n- [auto-stats.md](auto-stats.md) — stats\nbottom\n- [auto-errors.md](auto-errors.md) — errors\n');
   });
 
   it('is idempotent', () => {
     const once = mergeIndex('x\n', entries);
-    expect(mergeIndex(once, entries)).toBe(once);
+    expect(mergeIndex(once, entries, entries.map((e) => `- [${e.file}](${e.file}) — ${e.description}`))).toBe(once);
   });
 
   it('adds a final newline to a file without one and keeps blank lines', () => {

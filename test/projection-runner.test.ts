@@ -40,7 +40,7 @@ function counter(roots: Harness['roots'], projectorVersion: number, applied: str
   const files = new FileSink<number>({
     root: roots.views,
     ownedDirs: ['count'],
-    keepEdits: false,
+    shared: false,
     materialize: (key, row) => [{ kind: 'write', path: `count/${key}`, content: `v${projectorVersion}:${row}\n` }],
   });
   const sink: Sink<number> = {

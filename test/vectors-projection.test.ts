@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
 import { FileSink } from '../src/projections/file-sink.js';
-import { isMemoryFileOf, materializeMemories, memoryAdopts } from '../src/projections/memories/materialize-memories.js';
+import { materializeMemories, memoryTakenHashes } from '../src/projections/memories/materialize-memories.js';
 import { memoriesProjector } from '../src/projections/memories/memories.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import type { Projection } from '../src/projections/projector.js';
@@ -55,7 +55,7 @@ async function setup(dir: string, model: Embedder = countedUse, withFiles = fals
   const embedder = cachedEmbedder(model, cache);
   const vectorsDir = join(dir, 'vectors');
   const h = await projectionHarness(dir, (roots) => [
-    ...(withFiles ? [{ projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) } as unknown as Projection] : []),
+    ...(withFiles ? [{ projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, takenHashes: memoryTakenHashes, indexWriter: 'memories' }) } as unknown as Projection] : []),
     vectorsProjection({ dir: vectorsDir, embedder }) as unknown as Projection,
   ]);
   const store = new VectorStore({ dir: vectorsDir, model: model.model, dimensions: model.dimensions });

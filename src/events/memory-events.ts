@@ -107,6 +107,12 @@ export const MemoryEdited = defineEvent({
     modified: z.optional(z.string().check(z.maxLength(40))),
     /** The edited file's `implemented_in`; null: it has none. Absent (events from before it was read): unchanged. */
     implementedIn: z.optional(z.nullable(implementedIn)),
+    /**
+     * The fields the person changed, compared with what engram last wrote there: only these are
+     * taken in, so that what came in meanwhile (a reinforcement) stays. Absent (events from
+     * before it was recorded): every field above.
+     */
+    changed: z.optional(z.array(z.enum(['name', 'description', 'type', 'tier', 'body', 'confidence', 'pinned', 'contradicts', 'extra', 'implementedIn'])).check(z.maxLength(10))),
   }),
 });
 

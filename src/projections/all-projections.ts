@@ -1,6 +1,6 @@
 import { countsProjector } from './counts.js';
 import { distillQueueProjector } from './distill/distill-queue.js';
-import { isMemoryFileOf, materializeMemories, memoryAdopts } from './memories/materialize-memories.js';
+import { materializeMemories, memoryTakenHashes } from './memories/materialize-memories.js';
 import { memoriesProjector } from './memories/memories.js';
 import { FileSink } from './file-sink.js';
 import { graphProjector, materializeGraph } from './graph/graph.js';
@@ -10,7 +10,6 @@ import { rowsOnlySink, type Projection } from './projector.js';
 import { provenanceProjector } from './provenance/provenance.js';
 import { materializeSessions, sessionsProjector } from './sessions.js';
 import { materializeStats, statsProjector } from './stats.js';
-import { isStatsFile } from './stats-render.js';
 import { materializeRecallIndex, recallIndexProjector } from './recall/recall-index.js';
 import { materializeRecalledInSession, recalledInSessionProjector } from './recall/recalled-in-session.js';
 import { materializeSummary, summaryProjector } from './summary/summary.js';
@@ -31,20 +30,20 @@ export interface ProjectionRoots {
  */
 export function allProjections(roots: ProjectionRoots, options: { vectors?: VectorsSetup } = {}): Projection[] {
   const projections = [
-    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], keepEdits: false, durable: false }) },
-    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], keepEdits: false, durable: false }) },
-    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, isOwnFile: isStatsFile }) },
+    { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], shared: false, durable: false }) },
+    { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], shared: false, durable: false }) },
+    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, indexWriter: 'stats' }) },
     { projector: countsProjector, sink: rowsOnlySink },
-    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, isOwnFile: isMemoryFileOf, adopts: memoryAdopts }) },
+    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, takenHashes: memoryTakenHashes, indexWriter: 'memories' }) },
     { projector: distillQueueProjector, sink: rowsOnlySink },
-    { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], keepEdits: false, durable: false }) },
-    { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], keepEdits: false, durable: false }) },
-    { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], keepEdits: false, durable: false }) },
-    { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], keepEdits: false, durable: false }) },
+    { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], shared: false, durable: false }) },
+    { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], shared: false, durable: false }) },
+    { projector: recalledInSessionProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecalledInSession, ownedDirs: ['recalled'], shared: false, durable: false }) },
+    { projector: graphProjector, sink: new FileSink({ root: roots.views, materialize: materializeGraph, ownedDirs: ['graph'], shared: false, durable: false }) },
     { projector: provenanceProjector, sink: rowsOnlySink },
     { projector: liveSessionsProjector, sink: rowsOnlySink },
-    { projector: skillSuggestionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSkillSuggestions, ownedDirs: ['skills'], keepEdits: false, durable: false }) },
-    { projector: lostWritesProjector, sink: new FileSink({ root: roots.views, materialize: materializeLostWrites, ownedDirs: ['lost'], keepEdits: false, durable: false }) },
+    { projector: skillSuggestionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSkillSuggestions, ownedDirs: ['skills'], shared: false, durable: false }) },
+    { projector: lostWritesProjector, sink: new FileSink({ root: roots.views, materialize: materializeLostWrites, ownedDirs: ['lost'], shared: false, durable: false }) },
     ...(options.vectors ? [vectorsProjection(options.vectors)] : []),
   ];
   return projections as unknown as Projection[];

@@ -1,11 +1,15 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.js';
 import { contentHash as hashOf } from '../content-hash.js';
 import { describeError } from '../errors.js';
+import { clearLeftovers } from '../ownership/leftovers.js';
+import { mergeIndexText, type IndexPart } from '../ownership/memory-index-lines.js';
+import { readOwnedFile, removeOwnedFile, replaceOwnedFile } from '../ownership/owned-file.js';
+import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
+import { BASE_TEXT_LIMIT, type OwnershipRecord } from '../ownership/ownership-record.js';
+import { whoseFile } from '../ownership/whose-file.js';
 import type { FileOp } from './file-ops.js';
-import { mergeMemoryIndex } from './memories/memory-index-merge.js';
-import { mergeIndex } from './memory-index.js';
 import type { OutputRecord, Sink, SinkContext, SinkReport } from './projector.js';
 import type { RowChange } from './row-change.js';
 
@@ -21,43 +25,44 @@ export interface FileSinkOptions<R> {
    */
   ownedDirs?: readonly string[];
   /**
-   * For a file engram has no record of writing (a rebuild, a first run): whether what it holds
-   * is engram's own, made for this row. A file that is not is someone else's and is left alone.
-   * Default: every file at a path this sink writes is its own; a file to retire is never.
+   * Files people own too (memory directories, outside ENGRAM_HOME): every write, move and
+   * removal asks src/ownership whose the file is, and a person's file is never overwritten,
+   * removed or replaced. Off for views in ENGRAM_HOME that people are not meant to edit.
+   * Default true.
    */
-  isOwnFile?(existing: string, key: string, row: R): boolean;
+  shared?: boolean;
   /**
-   * For a file whose content is not what this sink last wrote: whether the row has since taken
-   * that very content in (a hand edit recorded as an event, an import), so it may be rewritten
-   * as the row says. Default: never.
+   * Hashes of files the row has taken in by an event (a recorded hand edit, an import in place):
+   * a fact src/ownership weighs, not a decision. Default none.
    */
-  adopts?(existingHash: string, row: R): boolean;
+  takenHashes?(row: R, existing: string): ReadonlyArray<string | undefined>;
+  /** Which writer of MEMORY.md this sink is: each owns the lines it wrote there. Default 'index'. */
+  indexWriter?: string;
   /**
-   * Whether a file whose content is no longer what this sink last wrote there (someone edited
-   * it) is left alone rather than overwritten. Default true; views that people are not meant to
-   * edit turn it off.
-   */
-  keepEdits?: boolean;
-  /**
-   * Sync each file to disk before it replaces the old one (see writeFileAtomic). Default true;
-   * views that a rebuild can always make again turn it off, which makes a rebuild several
-   * times faster.
+   * Sync each file to disk before it replaces the old one. Default true; views that a rebuild
+   * can always make again turn it off, which makes a rebuild several times faster.
    */
   durable?: boolean;
 }
 
 /**
- * Writes rows as files, each replaced atomically, and merges MEMORY.md. For every file it keeps
- * a record (in the projection's state, committed with the rows) of the hash of what it wrote,
- * so that a file someone changed since is recognised and never clobbered. A row whose files
- * cannot be written is reported and does not stop the others. Writes are synchronous: a few
- * small files per row, where thread-pool round trips would cost more than they free.
+ * Writes rows as files and its part of MEMORY.md. For files people may also edit (`shared`),
+ * src/ownership decides, path by path, whether engram may touch what is there: it records the
+ * hash it intends to write before writing, writes so that a save landing at the same instant is
+ * put back, and records what landed. A row whose files cannot be written is reported and does
+ * not stop the others; it is tried again until it lands.
  */
 export class FileSink<R> implements Sink<R> {
   readonly #options: FileSinkOptions<R>;
+  /** Directories whose leftovers of a crashed write were cleared since this process started. */
+  readonly #cleared = new Set<string>();
 
   constructor(options: FileSinkOptions<R>) {
     this.#options = options;
+  }
+
+  get #shared(): boolean {
+    return this.#options.shared ?? true;
   }
 
   async apply(changes: readonly RowChange<R>[], context: SinkContext): Promise<SinkReport> {
@@ -66,27 +71,46 @@ export class FileSink<R> implements Sink<R> {
       row: change.row,
       ops: change.row === null ? [] : this.#options.materialize(change.key, change.row),
     }));
-    const paths = planned.flatMap(({ ops }) => ops.flatMap((op) => (op.kind === 'write' || op.kind === 'retire' ? [op.path] : [])));
-    const records = new Map<string, OutputRecord | undefined>();
-    const known = await context.outputs(paths);
-    paths.forEach((path, i) => records.set(path, known[i]));
     const report: SinkReport = { outputs: [], failed: [] };
+    if (!this.#shared) {
+      for (const { key, ops } of planned) {
+        try {
+          for (const op of ops) {
+            if (op.kind === 'write') {
+              writeFileAtomic(join(this.#options.root, op.path), op.content, { durable: this.#options.durable ?? true });
+              report.outputs.push([op.path, { key, hash: hashOf(op.content), state: 'written' }]);
+            }
+          }
+        } catch (err) {
+          report.failed.push({ key, message: describeError(err) });
+        }
+      }
+      return report;
+    }
+    const paths = planned.flatMap(({ ops }) => ops.flatMap((op) => (op.kind === 'write' || op.kind === 'retire' ? [op.path] : [])));
+    const legacy = new Map<string, OutputRecord | undefined>();
+    const known = await context.outputs(paths);
+    paths.forEach((path, i) => legacy.set(path, known[i]));
+    const ledger = context.ledger;
     for (const { key, row, ops } of planned) {
       try {
         // A file left alone as someone else's is not indexed as engram's either.
         const leftAlone = new Set<string>();
+        const fresh = ops.find((op) => op.kind === 'write')?.content;
         for (const op of ops) {
+          if (op.kind === 'write' || op.kind === 'retire') await this.#clear(dirname(join(this.#options.root, op.path)), ledger);
           if (op.kind === 'write') {
-            const record = this.#write(key, row as R, op.path, op.content, records.get(op.path));
+            const record = await this.#write(key, row as R, op.path, op.content, ledger, legacy.get(op.path));
             report.outputs.push([op.path, record]);
             if (record.state !== 'written') leftAlone.add(op.path);
           } else if (op.kind === 'retire') {
-            const record = this.#retire(key, row as R, op.path, records.get(op.path));
+            const record = await this.#retire(key, row as R, op.path, op.content ?? fresh, ledger, legacy.get(op.path));
             if (record !== undefined) report.outputs.push([op.path, record]);
           } else if (op.kind === 'index') {
-            this.#updateIndex(op.dir, (existing) => mergeIndex(existing, op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`))));
+            const entries = op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`));
+            await this.#updateIndex(op.dir, { kind: 'entries', entries }, ledger);
           } else {
-            this.#updateIndex(op.dir, (existing) => mergeMemoryIndex(existing, op.index));
+            await this.#updateIndex(op.dir, { kind: 'memories', index: op.index }, ledger);
           }
         }
       } catch (err) {
@@ -104,58 +128,111 @@ export class FileSink<R> implements Sink<R> {
     for (const dir of this.#options.ownedDirs ?? []) rmSync(join(this.#options.root, dir), { recursive: true, force: true });
   }
 
+  #taken(row: R, bytes: Buffer | undefined): ReadonlyArray<string | undefined> {
+    return bytes === undefined || !this.#options.takenHashes ? [] : this.#options.takenHashes(row, bytes.toString('utf8'));
+  }
+
+  async #clear(dir: string, ledger: OwnershipLedger): Promise<void> {
+    if (this.#cleared.has(dir)) return;
+    await clearLeftovers(dir, ledger);
+    this.#cleared.add(dir);
+  }
+
+  /** The ledger's record of a path, or (a home from before the ledger) what the lane recorded of it. */
+  async #record(full: string, ledger: OwnershipLedger, legacy: OutputRecord | undefined): Promise<OwnershipRecord | undefined> {
+    const [record] = await ledger.get([full]);
+    if (record !== undefined) return record;
+    return legacy !== undefined && legacy.state !== 'foreign' ? { hash: legacy.hash } : undefined;
+  }
+
   /** Writes unless the file is someone else's; returns what to record of the path. */
-  #write(key: string, row: R, path: string, content: string, record: OutputRecord | undefined): OutputRecord {
+  async #write(key: string, row: R, path: string, content: string, ledger: OwnershipLedger, legacy: OutputRecord | undefined): Promise<OutputRecord> {
     const full = join(this.#options.root, path);
-    const existing = readIfThere(full);
+    const file = readOwnedFile(full);
     const hash = hashOf(content);
-    // What engram itself last put here, if it ever did.
-    const ownHash = record !== undefined && record.state !== 'foreign' ? record.hash : undefined;
-    if (existing !== undefined) {
-      const existingHash = hashOf(existing);
-      if (existingHash === hash) return { key, hash, state: 'written' };
-      if (ownHash !== undefined) {
-        const adopted = this.#options.adopts?.(existingHash, row) ?? false;
-        if (existingHash !== ownHash && !adopted && (this.#options.keepEdits ?? true)) return { key, hash: ownHash, state: 'edited' };
-      } else if (this.#options.isOwnFile !== undefined && !this.#options.isOwnFile(existing, key, row)) {
-        return { key, hash: existingHash, state: 'foreign' };
-      }
+    const record = await this.#record(full, ledger, legacy);
+    const landed: OwnershipRecord = { hash, ...(content.length <= BASE_TEXT_LIMIT ? { text: content } : {}) };
+    const existingHash = file.bytes === undefined ? undefined : hashOf(file.bytes);
+    if (existingHash === hash) {
+      if (record?.hash !== hash || record.intended !== undefined || record.text !== landed.text) await ledger.put([[full, landed]]);
+      return { key, hash, state: 'written' };
     }
-    writeFileAtomic(full, content, { durable: this.#options.durable ?? true });
+    const owner = whoseFile(existingHash, record, { fresh: hash, taken: this.#taken(row, file.bytes) });
+    if (owner === 'user') return { key, hash: record?.hash ?? existingHash!, state: record ? 'edited' : 'foreign' };
+    // Intended first: a crash after the write, before the record, still knows the file as engram's.
+    await ledger.put([[full, { ...(record ?? { hash: existingHash ?? hash }), intended: hash }]]);
+    const outcome = replaceOwnedFile(file, content, { durable: this.#options.durable ?? true });
+    if (outcome === 'raced') {
+      // Someone saved it meanwhile: their bytes are back; the reconciler records them.
+      await ledger.put([[full, record ?? { hash: existingHash ?? hash }]]);
+      return { key, hash: record?.hash ?? hash, state: 'edited' };
+    }
+    await ledger.put([[full, landed]]);
     return { key, hash, state: 'written' };
   }
 
   /**
-   * Removes the file engram wrote at `path` when it is still exactly that; returns what to
-   * record of the path (null: nothing any more), or undefined to leave the record as it is.
+   * Removes engram's file at `path` (its row moved elsewhere); returns what to record of the
+   * path (null: nothing any more), or undefined to leave the record as it is. A file that is
+   * someone's stays where it is.
    */
-  #retire(key: string, row: R, path: string, record: OutputRecord | undefined): OutputRecord | null | undefined {
-    if (record !== undefined && record.state !== 'written') return undefined;
+  async #retire(key: string, row: R, path: string, fresh: string | undefined, ledger: OwnershipLedger, legacy: OutputRecord | undefined): Promise<OutputRecord | null | undefined> {
     const full = join(this.#options.root, path);
-    const existing = readIfThere(full);
-    if (existing === undefined) return record === undefined ? undefined : null;
-    if (record === undefined) {
-      // No record (a rebuild in place): only a file that says it was made for this row goes.
-      if (!this.#options.isOwnFile?.(existing, key, row)) return undefined;
-    } else if (hashOf(existing) !== record.hash) {
-      // Changed since engram wrote it: someone's edit, kept where it is.
-      return { key, hash: record.hash, state: 'edited' };
+    const file = readOwnedFile(full);
+    const record = await this.#record(full, ledger, legacy);
+    if (file.bytes === undefined) {
+      if (record !== undefined) await ledger.put([[full, null]]);
+      return legacy === undefined ? undefined : null;
     }
-    rmSync(full);
-    return record === undefined ? undefined : null;
+    const existingHash = hashOf(file.bytes);
+    const owner = whoseFile(existingHash, record, { fresh: fresh === undefined ? undefined : hashOf(fresh), taken: this.#taken(row, file.bytes) });
+    if (owner === 'user') return record ? { key, hash: record.hash, state: 'edited' } : undefined;
+    if (removeOwnedFile(file) === 'raced') return record ? { key, hash: record.hash, state: 'edited' } : undefined;
+    await ledger.put([[full, null]]);
+    return legacy === undefined ? undefined : null;
   }
 
-  #updateIndex(dir: string, merge: (existing: string | undefined) => string): void {
+  /**
+   * Puts this sink's lines into `dir`/MEMORY.md, each writer owning the lines it wrote there
+   * (the ledger keeps them, by writer). Lines engram is about to write are recorded as its own
+   * before the write, so a crash in between never leaves engram's lines looking like a person's.
+   * The file is compared once more right before it is replaced; the replace itself puts back a
+   * save that lands during it, and the merge is then done again over that save.
+   */
+  async #updateIndex(dir: string, part: IndexPart, ledger: OwnershipLedger): Promise<void> {
     const path = join(this.#options.root, dir, 'MEMORY.md');
-    const existing = readIfThere(path);
-    const merged = merge(existing);
-    if (merged !== existing) writeFileAtomic(path, merged, { durable: this.#options.durable ?? true });
+    const key = `${path}#${this.#options.indexWriter ?? 'index'}`;
+    const [record] = await ledger.get([key]);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const file = readOwnedFile(path);
+      const { bytes, owned: lines } = mergeIndexText(file.bytes, record?.lines, part);
+      if (file.bytes !== undefined ? bytes.equals(file.bytes) : bytes.length === 0) {
+        if (!sameLines(record?.lines, lines)) await ledger.put([[key, { hash: hashOf(bytes), lines }]]);
+        return;
+      }
+      await ledger.put([[key, { hash: record?.hash ?? '', lines: [...new Set([...(record?.lines ?? []), ...lines])].sort() }]]);
+      // Nothing awaits from here to the replace: no other lane writes MEMORY.md in between.
+      const now = readIfThere(file.target);
+      if (!sameBytes(now, file.bytes)) continue;
+      if (replaceOwnedFile(file, bytes, { durable: this.#options.durable ?? true }) === 'raced') continue;
+      await ledger.put([[key, { hash: hashOf(bytes), lines }]]);
+      return;
+    }
+    throw new Error(`${path} kept changing while engram merged its lines; tried again later`);
   }
 }
 
-function readIfThere(path: string): string | undefined {
+function sameLines(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((line, i) => line === b[i]);
+}
+
+function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.equals(b);
+}
+
+function readIfThere(path: string): Buffer | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

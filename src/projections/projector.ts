@@ -1,3 +1,4 @@
+import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
 import type { DomainEvent, EventType } from '../events/catalog.js';
 import type { RowChange } from './row-change.js';
 
@@ -43,6 +44,8 @@ export interface OutputRecord {
 export interface SinkContext {
   /** What this sink recorded of each output path in earlier rounds (undefined: nothing). */
   outputs(paths: readonly string[]): Promise<Array<OutputRecord | undefined>>;
+  /** Whose each file outside ENGRAM_HOME is: what engram wrote there, kept across resets (src/ownership). */
+  ledger: OwnershipLedger;
 }
 
 export interface SinkReport {

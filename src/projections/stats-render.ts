@@ -21,13 +21,11 @@ export const statsFiles = {
   },
 } as const;
 
-/** `metadata.origin` of a stats file: marks it as engram's own, safe to rewrite. */
+/**
+ * `metadata.origin` of a stats file: says which projection's file it is (the reconciler and import
+ * leave those to the stats projection). Whose its bytes are, src/ownership alone decides.
+ */
 export const STATS_ORIGIN_VALUE = 'engram-stats';
-
-/** Whether a file is one of engram's stats files (files written before 0.2.0 included). */
-export function isStatsFile(text: string): boolean {
-  return /\n {2}origin: "?engram-stats"?\r?\n/.test(text);
-}
 
 export function renderStats(s: ProjectStats): string {
   const rows: Array<[string, string]> = [

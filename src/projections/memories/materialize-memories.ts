@@ -1,4 +1,3 @@
-import { contentHash } from '../../content-hash.js';
 import { canWriteBack, parseMemoryFile, renderMemoryFile, type MemoryFileContent } from '../../memories/memory-file.js';
 import { MEMORY_ID_FIELD } from '../../memories/memory-from-file.js';
 import { strength } from '../../memories/scores.js';
@@ -21,8 +20,8 @@ export function materializeMemories(key: string, row: MemoriesRow): FileOp[] {
     const archived = `${memory.dir}/_archive/${memory.file}`;
     const content = renderMemoryFile(memoryFileContent(memory));
     const ops: FileOp[] = memory.archived
-      ? [{ kind: 'write', path: archived, content }, { kind: 'retire', path: active }]
-      : [{ kind: 'write', path: active, content }, { kind: 'retire', path: archived }];
+      ? [{ kind: 'write', path: archived, content }, { kind: 'retire', path: active, content }]
+      : [{ kind: 'write', path: active, content }, { kind: 'retire', path: archived, content }];
     // The graph stays beside the memory's name wherever the file is: it says what the memory is about.
     if (memory.graph) ops.push({ kind: 'write', path: graphSidecarPath(memory.dir, memory.file), content: renderGraphSidecar(memory) });
     return ops;
@@ -40,34 +39,15 @@ function renderGraphSidecar(memory: MemoryRow): string {
   return `${JSON.stringify({ memoryId: memory.id, file: memory.file, ...memory.graph }, null, 2)}\n`;
 }
 
-/** A file someone changed may be rewritten once the memory has taken that content in (a recorded edit, an import). */
-export function memoryAdopts(existingHash: string, row: MemoriesRow): boolean {
-  const memory = row as MemoryRow;
-  return existingHash === memory.editedHash || existingHash === memory.sourceHash;
-}
-
 /**
- * A file engram has no record of is this memory's when it names the memory, or is the file it
- * was imported from; never a file that cannot be written back as it is (malformed frontmatter,
+ * Files the memory has taken in by an event (a recorded edit, an import in place): src/ownership
+ * weighs them. None when the file there cannot be written back as it is (malformed frontmatter,
  * comments…): that one is read, and left alone, whoever made it.
  */
-export function isMemoryFileOf(existing: string, _key: string, row: MemoriesRow): boolean {
+export function memoryTakenHashes(row: MemoriesRow, existing: string): ReadonlyArray<string | undefined> {
   const memory = row as MemoryRow;
-  if (existing.startsWith('{')) return sidecarOf(existing) === memory.id;
-  const parsed = parseMemoryFile(existing, memory.file);
-  if (!canWriteBack(parsed)) return false;
-  const hash = contentHash(existing);
-  if (hash === memory.sourceHash || hash === memory.editedHash) return true;
-  return parsed.extra.metadata.some((field) => field.key === MEMORY_ID_FIELD && field.value === memory.id);
-}
-
-function sidecarOf(text: string): string | undefined {
-  try {
-    const parsed = JSON.parse(text) as { memoryId?: unknown };
-    return typeof parsed.memoryId === 'string' ? parsed.memoryId : undefined;
-  } catch {
-    return undefined;
-  }
+  if (existing.startsWith('{') || !canWriteBack(parseMemoryFile(existing, memory.file))) return [];
+  return [memory.editedHash, memory.sourceHash];
 }
 
 export function memoryFileContent(memory: MemoryRow): MemoryFileContent {

@@ -54,19 +54,21 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
         return update(state, event, event.data.memoryId, (row) => (row.status === 'provisional' && !heldForUser(row) ? { ...row, status: 'active', modified: event.ts } : row));
       case 'MemoryEdited': {
         const { data } = event;
+        // Only what the person changed, when the event says; every field for events from before it did.
+        const took = (field: NonNullable<typeof data.changed>[number]) => data.changed === undefined || data.changed.includes(field);
         return update(state, event, data.memoryId, (row) => ({
           ...row,
-          name: data.name,
-          description: data.description,
-          type: data.type,
-          tier: data.tier,
-          body: data.body,
-          confidence: data.confidence ?? row.confidence,
-          pinned: data.pinned ?? row.pinned,
-          contradicts: data.contradicts ?? row.contradicts,
-          extra: (data.extra as MemoryRow['extra'] | undefined) ?? row.extra,
+          name: took('name') ? data.name : row.name,
+          description: took('description') ? data.description : row.description,
+          type: took('type') ? data.type : row.type,
+          tier: took('tier') ? data.tier : row.tier,
+          body: took('body') ? data.body : row.body,
+          confidence: took('confidence') ? (data.confidence ?? row.confidence) : row.confidence,
+          pinned: took('pinned') ? (data.pinned ?? row.pinned) : row.pinned,
+          contradicts: took('contradicts') ? (data.contradicts ?? row.contradicts) : row.contradicts,
+          extra: took('extra') ? ((data.extra as MemoryRow['extra'] | undefined) ?? row.extra) : row.extra,
           editedHash: data.contentHash ?? row.editedHash,
-          implementedIn: data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
+          implementedIn: !took('implementedIn') || data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
           // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
           modified: data.modified ?? event.ts,
           // The agent's own edit that makes a memory speak to the agent waits for the user's word.

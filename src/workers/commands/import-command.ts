@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -32,6 +33,7 @@ export const importCommand = defineCommand({
       inPlace: targetReal === read.realDir,
       rows: await listMemories(engine, undefined),
       at: engine.clock.now().toISOString(),
+      onDisk: filesIn(join(engine.paths.claude, target)),
     });
     const appended = await engine.record(plan.events);
     const lines = [
@@ -44,3 +46,18 @@ export const importCommand = defineCommand({
     return plan.imported.length + plan.already.length > 0 || plan.reported.length === 0 ? 0 : 1;
   },
 });
+
+/** The file names in a memory directory and its `_archive/`, lower-cased: names taken on disk. */
+function filesIn(dir: string): Set<string> {
+  const names = new Set<string>();
+  const list = (at: string, prefix: string) => {
+    try {
+      for (const name of readdirSync(at)) names.add(`${prefix}${name}`.toLowerCase());
+    } catch {
+      // No directory yet: nothing is taken.
+    }
+  };
+  list(dir, '');
+  list(join(dir, '_archive'), '_archive/');
+  return names;
+}

@@ -7,7 +7,7 @@ import { indexDescriptions } from '../../memories/index-descriptions.js';
 import { inlineEntries } from '../../memories/inline-entries.js';
 import { memoryFromFile, type FileMemory } from '../../memories/memory-from-file.js';
 import type { MemoryDir } from '../../memories/read-memory-dir.js';
-import { isReservedFileName, type MemoryRow } from '../../projections/memories/memory-row.js';
+import { fileNameFor, isReservedFileName, type MemoryRow } from '../../projections/memories/memory-row.js';
 import { proposalFromFile } from '../reactors/reconcile-memory-dir.js';
 
 export interface ImportInput {
@@ -23,6 +23,11 @@ export interface ImportInput {
   rows: readonly MemoryRow[];
   /** The time the events are stamped with. */
   at: string;
+  /**
+   * Names of the files in the target directory now (`_archive/` ones as `_archive/x.md`): a file
+   * on disk is a taken name, whoever wrote it, so an import from elsewhere never lands on it.
+   */
+  onDisk?: ReadonlySet<string>;
 }
 
 export interface ImportPlan {
@@ -87,10 +92,13 @@ export function planImport(input: ImportInput): ImportPlan {
       description: made.memory.description || (archived ? '' : described.get(file.fileName) ?? ''),
       created: made.memory.created ?? new Date(file.mtimeMs).toISOString(),
     };
+    // From elsewhere, a name a file in the target already has is someone's: the import gets another, and both texts stay.
+    const fileName = inPlace ? baseName : freeName(memory.name, baseName, rows, target, input.onDisk ?? new Set());
+    if (fileName !== baseName) plan.reported.push(`${file.fileName}: ${baseName} is taken in the target; imported as ${fileName}`);
     plan.events.push(
       envelope(id, MemoryProposed, {
         ...proposalFromFile(memory, project, id, 'import'),
-        fileName: baseName,
+        fileName,
         ...(inPlace ? { sourceHash: file.hash } : {}),
       }),
     );
@@ -124,6 +132,13 @@ export function planImport(input: ImportInput): ImportPlan {
     if (entry.kind === 'not-markdown' || entry.kind === 'other') plan.reported.push(`${entry.fileName}: not a memory file (${entry.kind})`);
   }
   return plan;
+}
+
+function freeName(name: string, wanted: string, rows: readonly MemoryRow[], target: string, onDisk: ReadonlySet<string>): string {
+  const taken = new Set<string>();
+  for (const row of rows) if (row.dir === target) taken.add(row.file.toLowerCase());
+  for (const file of onDisk) taken.add((file.startsWith('_archive/') ? file.slice('_archive/'.length) : file).toLowerCase());
+  return fileNameFor(name, wanted, taken);
 }
 
 /**

@@ -279,6 +279,8 @@ export class Engine {
    */
   async drain(): Promise<TickReport> {
     const total: TickReport = { ...emptyIngestReport(), reacted: 0 };
+    // A sink write that failed (a directory that was not writable) is tried again now, not after its wait.
+    this.runner.retryFailedNow();
     for (;;) {
       const round = await this.tick();
       total.ingested += round.ingested;

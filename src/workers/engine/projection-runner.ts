@@ -5,6 +5,7 @@ import type { DomainEvent, EventCatalog } from '../../events/catalog.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { OutputRecord, Projection, RowReader, SinkContext, SinkReport } from '../../projections/projector.js';
 import type { RowChange } from '../../projections/row-change.js';
+import { MemoryOwnershipLedger, type OwnershipLedger } from '../../ownership/ownership-ledger.js';
 import { ABSENT, RowCache } from './row-cache.js';
 import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure, StateStore } from './state-store.js';
 import { WindowReader, type WindowSlot } from './window-reader.js';
@@ -443,6 +444,15 @@ export class ProjectionRunner {
     }
   }
 
+  /**
+   * Rows whose outputs failed are tried on the next round whatever their wait: `engram worker
+   * --drain` asks this, so that once a directory is back its files are what the log says, with
+   * no further event needed.
+   */
+  retryFailedNow(): void {
+    for (const lane of this.#lanes.values()) lane.retryAt = 0;
+  }
+
   /** Rows whose outputs failed are made again after a wait that grows while they keep failing. */
   async #retryFailed(lane: Lane): Promise<void> {
     if (lane.failed.size === 0 || performance.now() < lane.retryAt) return;
@@ -476,8 +486,16 @@ export class ProjectionRunner {
     }
   }
 
+  /** Whose each file outside ENGRAM_HOME is (src/ownership). */
+  get ownership(): OwnershipLedger {
+    return this.#options.store?.ownership ?? this.#readOnlyLedger;
+  }
+
+  readonly #readOnlyLedger = new MemoryOwnershipLedger();
+
   #sinkContext(lane: Lane): SinkContext {
     return {
+      ledger: this.ownership,
       outputs: async (paths) => {
         const written = lane.written?.outputs;
         if (!written) return lane.store!.outputs(paths);

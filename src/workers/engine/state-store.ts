@@ -5,6 +5,7 @@ import { Packr } from 'msgpackr';
 import * as z from 'zod/mini';
 import { EngramError } from '../../errors.js';
 import type { OutputRecord } from '../../projections/projector.js';
+import { LevelOwnershipLedger, type LedgerLevel, type OwnershipLedger } from '../../ownership/ownership-ledger.js';
 
 /** How far a projection's committed rows go, and of which log. */
 export interface Checkpoint {
@@ -91,8 +92,15 @@ export class StateStore {
   /** Set when the store could not be opened and was moved aside: every projection starts over. */
   readonly recovered: ResetNote | undefined;
 
+  /**
+   * Whose each file outside ENGRAM_HOME is (src/ownership): its own part of the store, outside
+   * every lane's generations, so no reset of a projection forgets it.
+   */
+  readonly ownership: OwnershipLedger;
+
   private constructor(db: Level<string, Bytes>, now: () => Date, recovered: ResetNote | undefined) {
     this.#db = db;
+    this.ownership = new LevelOwnershipLedger(sublevelOf(db, 'owned') as unknown as LedgerLevel);
     this.#now = now;
     this.recovered = recovered;
   }

@@ -3,12 +3,13 @@ import type { Envelope } from '../../events/envelope.js';
 import { MemoryEdited, MemoryForgotten, MemoryProposed } from '../../events/memory-events.js';
 import { indexDescriptions } from '../../memories/index-descriptions.js';
 import { inlineEntries } from '../../memories/inline-entries.js';
-import { canWriteBack, renderMemoryFile } from '../../memories/memory-file.js';
+import { canWriteBack, parseMemoryFile, renderMemoryFile } from '../../memories/memory-file.js';
 import { memoryFromFile, type FileMemory } from '../../memories/memory-from-file.js';
 import type { MemoryDir, MemoryFileEntry } from '../../memories/read-memory-dir.js';
 import { memoryFileContent } from '../../projections/memories/materialize-memories.js';
 import { isReservedFileName, type MemoryRow } from '../../projections/memories/memory-row.js';
-import type { OutputRecord } from '../../projections/projector.js';
+import type { OwnershipRecord } from '../../ownership/ownership-record.js';
+import { whoseFile } from '../../ownership/whose-file.js';
 import { STATS_ORIGIN_VALUE } from '../../projections/stats-render.js';
 
 /** A file someone wrote by hand and engram adopts: their own words, stated, not inferred. */
@@ -24,8 +25,8 @@ export interface KnownDir {
   project: string;
   /** Its memories. */
   rows: readonly MemoryRow[];
-  /** The memories sink's record of each path it wrote, by path relative to the config directory. */
-  records: ReadonlyMap<string, OutputRecord>;
+  /** What engram wrote at each path (src/ownership's ledger), by path relative to the config directory. */
+  owners: ReadonlyMap<string, OwnershipRecord>;
   /** Paths other projections write there (the stats files): never memories. */
   othersPaths: ReadonlySet<string>;
 }
@@ -38,6 +39,8 @@ export interface ReconcileInput {
   agentFiles: ReadonlySet<string>;
   /** The time the events are stamped with. */
   at: string;
+  /** Files that changed while the directory was read: there, but looked at in the next round. */
+  changing?: ReadonlySet<string>;
 }
 
 export interface ReconcileResult {
@@ -89,12 +92,10 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
     const by = agentFiles.has(file.fileName) ? 'agent' : 'hand';
     const row = current.get(file.fileName);
     if (row) {
-      const record = known.records.get(path);
-      if (record?.state === 'foreign') continue;
-      // What the sink last wrote is still there: the common case, known without rendering the row.
-      if (record?.state === 'written' && record.hash === file.hash) continue;
-      const rendered = contentHash(renderMemoryFile(memoryFileContent(row)));
-      if (file.hash === row.editedHash || file.hash === row.sourceHash || file.hash === rendered) continue;
+      const record = known.owners.get(path);
+      // Engram's own bytes, or bytes the memory already took in: nothing happened. The one question, asked of src/ownership.
+      const fresh = record === undefined ? contentHash(renderMemoryFile(memoryFileContent(row))) : undefined;
+      if (whoseFile(file.hash, record, { fresh, taken: [row.editedHash, row.sourceHash] }) !== 'user') continue;
       if (!canWriteBack(file.parsed)) {
         notes.push(`left alone: ${path}: changed, but ${file.parsed.malformed ?? file.parsed.readOnly}; engram will not rewrite it`);
         continue;
@@ -104,8 +105,10 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
         notes.push(`left alone: ${path}: changed, but ${read.why}`);
         continue;
       }
+      const changed = changedFields(read.memory, baseOf(record, row, file.fileName));
       // From what to what: an edit undone later (A to B, then back to A) is a change of its own, not the first one again.
-      events.push(envelope(`edited:${contentHash(`${row.id}\0${rendered}`)}:${file.hash}`, MemoryEdited, editedData(row, read.memory, by, file.hash)));
+      const from = record?.hash ?? fresh ?? '';
+      events.push(envelope(`edited:${contentHash(`${row.id}\0${from}`)}:${file.hash}`, MemoryEdited, { ...editedData(row, read.memory, by, file.hash), changed }));
       notes.push(`edited by ${by === 'agent' ? 'the agent' : 'hand'}: ${path}`);
       continue;
     }
@@ -133,13 +136,15 @@ export function reconcileMemoryDir(input: ReconcileInput): ReconcileResult {
   }
 
   const present = new Set([...read.memories, ...read.archived].map((file) => file.fileName));
+  for (const name of input.changing ?? []) present.add(name);
   for (const unreadable of read.unreadable) {
     present.add(unreadable.fileName);
     notes.push(`unreadable, left alone: ${dir}/${unreadable.fileName}: ${unreadable.reason} (${unreadable.detail})`);
   }
+  // Files engram wrote (the ledger has them) that are gone.
   const shown = known.rows.flatMap((row) => {
-    const record = row.archived ? undefined : known.records.get(`${dir}/${row.file}`);
-    return record !== undefined && record.state !== 'foreign' ? [{ row, record }] : [];
+    const record = row.archived ? undefined : known.owners.get(`${dir}/${row.file}`);
+    return record !== undefined ? [{ row, record }] : [];
   });
   const gone = shown.filter(({ row }) => !present.has(row.file));
   if (gone.length > 0 && gone.length === shown.length) {
@@ -198,6 +203,46 @@ export function proposalFromFile(memory: FileMemory, project: string, memoryId: 
   };
 }
 
+
+/** The fields a hand edit can change, as MemoryEdited names them. */
+const EDITABLE = ['name', 'description', 'type', 'tier', 'body', 'confidence', 'pinned', 'contradicts', 'extra', 'implementedIn'] as const;
+type Editable = (typeof EDITABLE)[number];
+
+/**
+ * What the file said before the person edited it: the text engram last wrote there (the
+ * ledger keeps it), else the memory as it is now.
+ */
+function baseOf(record: OwnershipRecord | undefined, row: MemoryRow, fileName: string): FileMemory {
+  if (record?.text !== undefined) {
+    const base = memoryFromFile(parseMemoryFile(record.text, fileName));
+    if (!('why' in base)) return base.memory;
+  }
+  const content = memoryFileContent(row);
+  return { ...row, contradicts: [...row.contradicts], extra: content.extra, implementedIn: typeof row.implementedIn === 'string' || row.implementedIn === undefined ? row.implementedIn : [...row.implementedIn], status: row.status === 'superseded' ? 'active' : row.status };
+}
+
+/**
+ * The fields the person changed: only those are taken in, so that what engram changed meanwhile
+ * (a reinforcement that came in while the edit waited) stays.
+ */
+function changedFields(edited: FileMemory, base: FileMemory): Editable[] {
+  const value = (memory: FileMemory, field: Editable): unknown => {
+    switch (field) {
+      case 'pinned':
+        return memory.pinned ?? false;
+      case 'contradicts':
+        return memory.contradicts ?? [];
+      case 'implementedIn':
+        return memory.implementedIn ?? null;
+      case 'extra':
+        // engram's own memory_id is not the person's to change.
+        return { top: memory.extra.top, metadata: memory.extra.metadata.filter((field) => field.key !== 'memory_id') };
+      default:
+        return memory[field];
+    }
+  };
+  return EDITABLE.filter((field) => JSON.stringify(value(edited, field)) !== JSON.stringify(value(base, field)));
+}
 
 function editedData(row: MemoryRow, memory: FileMemory, by: 'hand' | 'agent', hash: string) {
   return {

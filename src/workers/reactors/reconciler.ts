@@ -1,7 +1,8 @@
 import { join, relative, sep } from 'node:path';
 import { isEngramError } from '../../errors.js';
 import type { Envelope } from '../../events/envelope.js';
-import { readMemoryDir } from '../../memories/read-memory-dir.js';
+import { readMemoryDir, type MemoryDir } from '../../memories/read-memory-dir.js';
+import type { OwnershipRecord } from '../../ownership/ownership-record.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir, type EngramPaths } from '../../paths.js';
 import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import type { OutputRecord } from '../../projections/projector.js';
@@ -93,6 +94,22 @@ export async function knownDirs(runner: ProjectionRunner): Promise<string[]> {
   return [...dirs].sort();
 }
 
+/** The ledger's records of a directory's memory paths (the files there, and every memory's), by path relative to the config directory. */
+async function ownersOf(runner: ProjectionRunner, claude: string, dir: string, read: MemoryDir): Promise<Map<string, OwnershipRecord>> {
+  const names = new Set([...read.memories, ...read.archived].map((file) => file.fileName));
+  for await (const [, row] of runner.rowsOf('memories').entries('mem:')) {
+    const memory = row as MemoryRow;
+    if (memory.dir === dir) names.add(memory.file);
+  }
+  const rel = [...names].map((name) => `${dir}/${name}`);
+  const records = await runner.ownership.get(rel.map((path) => join(claude, path)));
+  const owners = new Map<string, OwnershipRecord>();
+  rel.forEach((path, i) => {
+    if (records[i] !== undefined) owners.set(path, records[i]!);
+  });
+  return owners;
+}
+
 /**
  * Reads each target directory and compares it with the memories projection's committed rows and
  * its sink's records (what the files already show): the events that record what changed, and a
@@ -105,7 +122,6 @@ export async function reconcileDirs(runner: ProjectionRunner, paths: EngramPaths
     if (targets.has(memory.dir)) rowsByDir.set(memory.dir, [...(rowsByDir.get(memory.dir) ?? []), memory]);
   }
   const toRelative = (records: Array<[string, OutputRecord]>) => records.map(([path, record]) => [relative(paths.claude, path).split(sep).join('/'), record] as const);
-  const records = new Map(toRelative(await runner.outputsOf('memories')));
   const othersPaths = new Set(toRelative(await runner.outputsOf('stats')).map(([path]) => path));
   const result: ReconcileResult = { events: [], notes: [] };
   for (const [dir, target] of [...targets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -116,15 +132,27 @@ export async function reconcileDirs(runner: ProjectionRunner, paths: EngramPaths
       continue;
     }
     let read;
+    let owners: Map<string, OwnershipRecord>;
+    let changing: Set<string>;
     try {
+      // The files, then what engram wrote there, then the files again: a file that held the same
+      // bytes before and after the look at the ledger was engram's if the ledger says so (engram
+      // records what it intends to write before writing), whatever the memories lane did in
+      // between. A file that changed in between is looked at in the next round.
+      const first = await readMemoryDir(join(paths.claude, dir));
+      owners = await ownersOf(runner, paths.claude, dir, first);
       read = await readMemoryDir(join(paths.claude, dir));
+      const before = new Map([...first.memories, ...first.archived].map((file) => [file.fileName, file.hash]));
+      read = { ...read, memories: read.memories.filter((file) => before.get(file.fileName) === file.hash), archived: read.archived.filter((file) => before.get(file.fileName) === file.hash) };
+      const still = new Set([...read.memories, ...read.archived].map((file) => file.fileName));
+      changing = new Set([...before.keys()].filter((name) => !still.has(name)));
     } catch (err) {
       if (!isEngramError(err, 'MEMORY_DIR_UNREADABLE')) throw err;
       // A directory that is not there (yet) has nothing to reconcile; one that was removed whole is not read as every memory deleted.
       if ((err.cause as NodeJS.ErrnoException | undefined)?.code !== 'ENOENT') result.notes.push(`unreadable: ${dir}: ${err.message}`);
       continue;
     }
-    const one = reconcileMemoryDir({ known: { dir, project, rows, records, othersPaths }, read, agentFiles: target.agentFiles, at });
+    const one = reconcileMemoryDir({ known: { dir, project, rows, owners, othersPaths }, read, changing, agentFiles: target.agentFiles, at });
     result.events.push(...one.events);
     result.notes.push(...one.notes);
   }

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectMemoryDir } from '../src/paths.js';
+import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
+import { waitUntil } from './support/wait-until.js';
+
+const newHome = useTempHomes();
+const project = '/home/dev/src/shop';
+const dir = projectMemoryDir(project);
+
+describe('a sink whose directory failed', () => {
+  it('writes again until it lands: after `worker --drain` the files are what a fresh replay writes, with no further event', async () => {
+    const home = newHome({ ENGRAM_NOW: '2026-11-01T12:00:00.000Z', ENGRAM_WORKER_IDLE_MS: '120000' });
+    const memory = join(home.paths.claude, dir);
+    const prompt = (text: string) => runHook('UserPromptSubmit', { session_id: 's1', cwd: project, prompt: text }, home.env);
+    await prompt('No, I told you to use pnpm, not npm!');
+    await drain(home.env);
+    const worker = spawn(process.execPath, [cliPath, 'worker'], { env: home.env, stdio: 'ignore' });
+    const exited = new Promise((resolve) => worker.on('close', resolve));
+    try {
+      expect(await waitUntil(() => existsSync(home.paths.socket), 30_000)).toBe(true);
+      // The directory replaced by a plain file for a while, as prompts (and a lesson) arrive.
+      renameSync(memory, `${memory}.away`);
+      writeFileSync(memory, 'not a directory');
+      for (let i = 0; i < 4; i++) await prompt(`prompt number ${i} while the directory is gone`);
+      await prompt('From now on always run the linter before committing.');
+      expect(await waitUntil(async () => (await dumpLog(home.env)).filter((e) => e.type === 'PromptSubmitted').length >= 6, 30_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      renameSync(memory, `${memory}.file`);
+      renameSync(`${memory}.away`, memory);
+      const before = (await dumpLog(home.env)).length;
+      await drain(home.env);
+      expect((await dumpLog(home.env)).length - before).toBeLessThanOrEqual(1);
+    } finally {
+      await runCli(['worker', 'stop'], home.env);
+      await exited;
+    }
+    const head = (await dumpLog(home.env)).length;
+    const out = join(home.root, 'replayed');
+    mkdirSync(out);
+    expect((await runCli(['replay', '--until', String(head), '--out', out], home.env)).code).toBe(0);
+    const live = walkFiles(memory);
+    expect(Object.keys(live).some((name) => /linter/.test(live[name]!))).toBe(true);
+    expect(live).toEqual(walkFiles(join(out, 'claude', dir)));
+  }, 180_000);
+});
