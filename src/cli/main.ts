@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { BUILD_ID } from '../build-id.js';
 import { clockFromEnv } from '../clock.js';
 import { isOlderBuild } from '../compare-builds.js';
-import { describeError, EngramError, isEngramError } from '../errors.js';
+import { describeForUser, EngramError, isEngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { requestHandOver } from '../workers/hand-over.js';
@@ -28,6 +28,9 @@ import { memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
 import { skillsCli } from './skills-cli.js';
 import { uiCli } from './ui-cli.js';
+import { configCli } from './config-cli.js';
+import { withConfig } from '../config/effective-settings.js';
+import { settingsReport } from '../config/settings-report.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
@@ -76,19 +79,33 @@ const USAGE = `engram — long-term memory for Claude Code
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
   engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
   engram ui [--port N] [--open]          the local web viewer (127.0.0.1, a token per start): timeline, memories, recall, as of any seq
+  engram config list|get KEY|set KEY VALUE|unset KEY
+                                         the settings in ENGRAM_HOME/config.json (the environment overrides each)
   engram doctor                          what is wrong, in plain words
   engram --version                       this engram's version and build
 
-Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
-ENGRAM_NOW (pins the clock), ENGRAM_DISABLE=1 (hooks do nothing),
-ENGRAM_WORKER_AUTOSTART=0 (hooks never start a worker), ENGRAM_WORKER_IDLE_MS (default 600000).
+Settings: \`engram config list\` (docs/configuration.md); each has an ENGRAM_* variable that overrides it.
+Environment only: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
+ENGRAM_NOW (pins the clock), ENGRAM_DISABLE=1 (hooks do nothing).
 `;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Terminal): Promise<number> {
-  const paths = resolvePaths(env);
+export async function main(argv: string[], given: NodeJS.ProcessEnv, terminal: Terminal): Promise<number> {
+  const paths = resolvePaths(given);
+  const [command, ...rest] = argv;
+  // Every setting as this process and the worker read it: the environment, then config.json.
+  // `config` works on the file as it is; `doctor` reports a file it cannot read.
+  let configProblem: unknown;
+  let env = given;
+  if (command !== 'config') {
+    try {
+      env = withConfig(given, paths);
+    } catch (err) {
+      if (command !== 'doctor' && !['--help', '-h', 'help', '--version', '-V', 'version', undefined].includes(command)) throw err;
+      configProblem = err;
+    }
+  }
   const clock = clockFromEnv(env);
   const ctx: EngineCommandContext = { paths, clock, terminal, env };
-  const [command, ...rest] = argv;
   switch (command) {
     case 'install':
     case 'uninstall': {
@@ -235,9 +252,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
     case 'ui':
       return uiCli(rest, ctx, () => worker(['--detach'], env, { ...ctx, terminal: { stdout: terminal.stderr, stderr: terminal.stderr } }));
+    case 'config':
+      return configCli(rest, { ...ctx, env: given });
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
-      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });
+      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env, configProblem });
       terminal.stdout.write(renderFindings(findings));
       return findings.every((f) => f.ok) ? 0 : 1;
     }
@@ -311,7 +330,23 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     const running = await liveWorker(paths);
     if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
   }
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths), embedder: embedderChoice(env), skills: skillsFromEnv(env, paths) });
+  return runWorker({
+    paths,
+    clock,
+    idleMs: Number.isFinite(idle) ? idle : undefined,
+    after,
+    distiller: distillerFromEnv(env, paths),
+    embedder: embedderChoice(env),
+    skills: skillsFromEnv(env, paths),
+    settings: settingsReport('worker', env),
+    rereadSettings: () => settingsReport('worker', withConfig(env, paths)),
+    // config.json changed under it: a successor of the same build, started with the environment
+    // this worker was given, reads the file again and takes over once this one has let go.
+    restart: (pid) => {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'worker', '--after', String(pid)], { detached: true, stdio: ['ignore', openSync(paths.workerLog, 'a'), openSync(paths.workerLog, 'a')], env });
+      child.unref();
+    },
+  });
 }
 
 /**
@@ -409,7 +444,8 @@ if (invokedDirectly) {
         process.exitCode = 0;
         return;
       }
-      process.stderr.write(`engram: ${describeError(err)}\n`);
+      // What failed and what to do; a usage mistake exits 2, anything else 1.
+      process.stderr.write(`engram: ${describeForUser(err)}\n`);
       process.exitCode = isEngramError(err, 'USAGE') ? 2 : 1;
     });
 }

@@ -6,6 +6,7 @@ import { spoolFileMicros } from '../../hooks/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
 import type { ProjectorStatus } from '../engine/projection-runner.js';
 import { FAILED, PENDING, type FailedSessions } from '../../projections/distill/distill-queue.js';
+import type { SettingsReport } from '../../config/effective-settings.js';
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
@@ -22,6 +23,8 @@ export interface DoctorFacts {
   outputs: Array<{ projector: string; missing: string[]; edited: string[]; foreign: string[] }>;
   /** Sessions waiting for the distiller, and the latest it gave up on. */
   distill: { pending: number; failed: FailedSessions['latest'] };
+  /** The settings of the process that answered (the worker's when one runs). */
+  settings: SettingsReport | null;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
@@ -53,6 +56,7 @@ export const doctorFacts = defineCommand({
         pending: await countOf(engine.runner.rowsOf('distill').entries(PENDING)),
         failed: [...(((await engine.runner.rowsOf('distill').get(FAILED)) as FailedSessions | undefined)?.latest ?? [])],
       },
+      settings: engine.settings ?? null,
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;
