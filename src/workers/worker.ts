@@ -185,7 +185,20 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   // Kept warm for the prompt hook: index files open, the model loaded on the first recall.
-  recaller = new Recaller({ paths, vectors: engine.vectors });
+  // While the model loads, a prompt is answered at once by BM25 and the graph (the hook waits
+  // only 150 ms); the first such prompt starts the load.
+  let saidLoading = false;
+  recaller = new Recaller({
+    paths,
+    vectors: engine.vectors,
+    whileLoading: {
+      skipWhileLoading: true,
+      onSkipped: () => {
+        if (!saidLoading) log('recall answers without vectors while the model loads');
+        saidLoading = true;
+      },
+    },
+  });
   server = await startSocketServer({
     path: paths.socket,
     engine,
