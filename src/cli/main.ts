@@ -24,11 +24,12 @@ import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js'
 import { refuseDoubleRecording } from './refuse-double-recording.js';
 import { describePurge, executePurge, planPurge } from './purge.js';
 import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
-import { memoriesCli } from './memories-cli.js';
+import { MEMORIES_USAGE, memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
-import { skillsCli } from './skills-cli.js';
+import { SKILLS_USAGE, skillsCli } from './skills-cli.js';
 import { uiCli } from './ui-cli.js';
-import { configCli } from './config-cli.js';
+import { workerStatus } from './worker-status.js';
+import { CONFIG_USAGE, configCli } from './config-cli.js';
 import { withConfig } from '../config/effective-settings.js';
 import { settingsReport } from '../config/settings-report.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
@@ -43,7 +44,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
   engram worker --drain                  ingest, project and react until nothing is left, then exit
-  engram worker status
+  engram worker status [--json]          whether it runs, the log, the spool, projections not up to date
   engram worker stop [--timeout SECONDS] stop the worker; exit 1 if it has not stopped in time (default 15)
   engram log dump                        every event, one JSON object a line
   engram log stats [--json]              counts by type, total, spool pending and rejected
@@ -106,6 +107,50 @@ export async function main(argv: string[], given: NodeJS.ProcessEnv, terminal: T
   }
   const clock = clockFromEnv(env);
   const ctx: EngineCommandContext = { paths, clock, terminal, env };
+  // `engram COMMAND --help`: that command's lines of the usage, exit 0.
+  if (command !== undefined && !command.startsWith('-') && (rest.includes('--help') || rest.includes('-h'))) {
+    const usage = usageOf(command);
+    if (usage === undefined) throw new EngramError('USAGE', `unknown command ${JSON.stringify(command)}; see \`engram help\``);
+    terminal.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  try {
+    return await run(command, rest, { given, env, paths, clock, terminal, ctx, configProblem });
+  } catch (err) {
+    // A flag parseArgs refuses is a usage mistake: exit 2, with this command's usage.
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') && command !== undefined) {
+      throw new EngramError('USAGE', `${(err as Error).message.split('.')[0]}\nusage:\n${usageOf(command) ?? USAGE}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** The lines of USAGE (or a command's own usage) for one command; undefined for a command there is none of. */
+export function usageOf(command: string): string | undefined {
+  const own: Record<string, string> = { memories: MEMORIES_USAGE, skills: SKILLS_USAGE, config: CONFIG_USAGE };
+  if (own[command]) return own[command];
+  const entries: string[][] = [];
+  for (const line of USAGE.split('\n')) {
+    if (line.startsWith('  engram ')) entries.push([line]);
+    else if (line.startsWith('      ') && entries.length > 0) entries.at(-1)!.push(line);
+    else entries.push([]);
+  }
+  const mine = entries.filter((entry) => entry[0]?.startsWith(`  engram ${command} `) || entry[0] === `  engram ${command}` || entry[0]?.startsWith(`  engram ${command}  `));
+  return mine.length === 0 ? undefined : mine.map((entry) => entry.join('\n')).join('\n');
+}
+
+interface RunContext {
+  given: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
+  paths: ReturnType<typeof resolvePaths>;
+  clock: ReturnType<typeof clockFromEnv>;
+  terminal: Terminal;
+  ctx: EngineCommandContext;
+  configProblem: unknown;
+}
+
+async function run(command: string | undefined, rest: string[], { given, env, paths, clock, terminal, ctx, configProblem }: RunContext): Promise<number> {
   switch (command) {
     case 'install':
     case 'uninstall': {
@@ -286,19 +331,20 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
       drain: { type: 'boolean', default: false },
       after: { type: 'string' },
       timeout: { type: 'string' },
+      json: { type: 'boolean', default: false },
     },
   });
   const sub = positionals[0];
   if (values.drain) return runEngineCommand('drain', {}, ctx);
   if (sub === 'status') {
+    if (values.json) return workerStatus(ctx, true);
     const pong = await pingWorker(paths);
     terminal.stdout.write(
       pong
         ? `running: pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}${isOlderBuild(pong.build, BUILD_ID) ? ` (older than this engram, ${BUILD_ID})` : ''}, since ${pong.startedAt}, log head ${pong.head}\n`
         : 'not running\n',
     );
-    // A status query reports; it does not make the worker hand over.
-    return runEngineCommand('status', {}, { ...ctx, handOver: false });
+    return workerStatus(ctx, false);
   }
   if (sub === 'stop') return stopWorker(ctx, seconds(values.timeout, 15));
   if (sub !== undefined) throw new EngramError('USAGE', `unknown worker command ${JSON.stringify(sub)}`);

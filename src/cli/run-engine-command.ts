@@ -6,7 +6,7 @@ import { engineCommands } from '../workers/commands/all-commands.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import { settingsReport } from '../config/settings-report.js';
-import type { CommandOutput } from '../workers/commands/command.js';
+import { commandArgs, type CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
@@ -88,7 +88,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
         err: (text) => (bar.clear(), void ctx.terminal.stderr.write(text)),
         progress: (done, total) => bar.show(done, total),
       };
-      return await command.run(engine, command.args.parse(args), output);
+      return await command.run(engine, commandArgs(command, args), output);
     } catch (err) {
       if (isBrokenPipe(err)) return 0;
       throw err;

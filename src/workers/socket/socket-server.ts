@@ -3,7 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import { BUILD_ID } from '../../build-id.js';
 import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, describeForUser, isEngramError } from '../../errors.js';
-import type { EngineCommand, CommandOutput } from '../commands/command.js';
+import { commandArgs, type EngineCommand, type CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
 import { memoryProvenance } from '../commands/memory-provenance.js';
 import type { SearchHit } from '../commands/search-memories.js';
@@ -221,7 +221,7 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
   };
   let code: number;
   try {
-    const args = command.args.parse(request.args);
+    const args = commandArgs(command, request.args);
     code = await command.run(options.engine, args, output);
   } catch (err) {
     // As the CLI says it when the command runs in its own process (main.ts).

@@ -1,0 +1,87 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main, usageOf } from '../src/cli/main.js';
+import { describeForUser, EngramError, isEngramError } from '../src/errors.js';
+import { useTempHomes } from './support/temp-home.js';
+
+const home = useTempHomes();
+
+/** main() in this process, its output collected: the process boundary is not what these test. */
+async function engram(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const stream = (add: (text: string) => void) => new Writable({ write: (chunk, _enc, done) => (add(chunk.toString()), done()) });
+  const terminal = { stdout: stream((t) => (stdout += t)), stderr: stream((t) => (stderr += t)) };
+  try {
+    const code = await main(args, env, terminal);
+    return { code, stdout, stderr };
+  } catch (err) {
+    // As the bin says it (main.ts): what failed, exit 2 for a usage mistake, else 1.
+    return { code: isEngramError(err, 'USAGE') ? 2 : 1, stdout, stderr: `${stderr}engram: ${describeForUser(err)}\n` };
+  }
+}
+
+const COMMANDS = ['install', 'uninstall', 'worker', 'log', 'rebuild', 'replay', 'migrate', 'maintain', 'import', 'reconcile', 'memories', 'distill', 'backfill', 'graph', 'routes', 'skills', 'query', 'mcp', 'ui', 'config', 'doctor'];
+
+describe('CLI habits', () => {
+  it('every command has --help: its own usage lines, exit 0', async () => {
+    const h = home();
+    for (const command of COMMANDS) {
+      const result = await engram([command, '--help'], h.env);
+      expect(result.code, command).toBe(0);
+      expect(result.stdout, command).toContain(`engram ${command}`);
+      expect(result.stdout.length, command).toBeLessThan(1200);
+    }
+  });
+
+  it('a flag a command does not take is a usage mistake: exit 2, the command\'s usage, not parseArgs\' advice', async () => {
+    const h = home();
+    const result = await engram(['log', 'stats', '--bogus'], h.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`engram: Unknown option '--bogus'\nusage:\n${usageOf('log')}\n`);
+    expect(result.stderr).not.toContain('To specify a positional argument');
+    const missing = await engram(['distill', '--session'], h.env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('engram distill --session ID');
+  });
+
+  it('errors say what failed without their code; only usage mistakes exit 2', () => {
+    expect(describeForUser(new EngramError('LOG_LOCKED', 'the log is held by pid 7'))).toBe('the log is held by pid 7');
+    const enoent = Object.assign(new Error("ENOENT: no such file or directory, realpath '/nope'"), { code: 'ENOENT' });
+    expect(describeForUser(new EngramError('MEMORY_DIR_UNREADABLE', 'cannot read memory directory /nope', { cause: enoent }))).toBe("cannot read memory directory /nope (ENOENT: no such file or directory, realpath '/nope')");
+    // A message that quotes its cause already does not say it twice.
+    expect(describeForUser(new EngramError('MEMORY_DIR_UNREADABLE', `cannot read /nope: ${enoent.message}`, { cause: enoent }))).toBe(`cannot read /nope: ${enoent.message}`);
+  });
+
+  it('`skills accept --skill a/b` says what is wrong in words, not as a schema\'s issue list', async () => {
+    const h = home();
+    const result = await engram(['skills', 'accept', 'anything', '--skill', 'a/b'], h.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('engram: --skill: a skill name, not a path\n');
+  });
+
+  it('`worker status` is a readable summary; --json is the facts alone', async () => {
+    const h = home();
+    const text = await engram(['worker', 'status'], h.env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^not running\nlog: 0 events\nspool: 0 waiting, 0 being written, 0 rejected\nprojections: (\d+) of \1 up to date\n/);
+    expect(text.stdout.split('\n').length).toBeLessThan(10);
+    const json = await engram(['worker', 'status', '--json'], h.env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ head: 0, spool: { pending: 0 } });
+  });
+
+  it('`replay --out` into a directory whose parent does not exist is an error and creates nothing; --until past the head says so', async () => {
+    const h = home();
+    const nowhere = join(mkdtempSync(join(tmpdir(), 'engram-replay-')), 'missing', 'dir', 'x');
+    const result = await engram(['replay', '--until', '5', '--out', nowhere], h.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not exist; --out names a new or empty directory in an existing one');
+    expect(existsSync(join(nowhere, '..', '..'))).toBe(false);
+    const past = await engram(['replay', '--until', '999999', '--out', join(h.root, 'replayed')], h.env);
+    expect(past.code, past.stderr).toBe(0);
+    expect(past.stderr).toContain('the log ends at event 0, before 999999: replaying all of it');
+  });
+});
