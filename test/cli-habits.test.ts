@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main, usageOf } from '../src/cli/main.js';
+import { formatScore } from '../src/cli/query-cli.js';
 import { describeForUser, EngramError, isEngramError } from '../src/errors.js';
 import { useTempHomes } from './support/temp-home.js';
 
@@ -83,5 +84,46 @@ describe('CLI habits', () => {
     const past = await engram(['replay', '--until', '999999', '--out', join(h.root, 'replayed')], h.env);
     expect(past.code, past.stderr).toBe(0);
     expect(past.stderr).toContain('the log ends at event 0, before 999999: replaying all of it');
+  });
+});
+
+describe('CLI habits: tables', () => {
+  const project = '/home/dev/src/payments';
+  const long = 'Run the payments integration tests against the sandbox gateway, never production';
+  /** A home with two memories of one project, one pinned, projected. */
+  async function seeded() {
+    const h = home();
+    mkdirSync(h.paths.spoolNew, { recursive: true });
+    const proposed = (i: number, memoryId: string, name: string, more: object = {}) => writeFileSync(join(h.paths.spoolNew, `${1_700_000_000_000_000 + i}-1-0000000${i}.json`), JSON.stringify({
+      id: `seed-memory-${i}-000000`, type: 'MemoryProposed', schemaVersion: 1, ts: `2026-11-0${i + 1}T10:00:00.000Z`, session: '', project,
+      data: { memoryId, origin: 'user', scope: 'project', name, description: name, type: 'project', body: `${name}\n`, status: 'active', confidence: 0.9, ...more },
+    }));
+    proposed(1, 'long', long);
+    proposed(2, 'vacuum', 'Postgres vacuum schedule after bulk imports of settlements', { pinned: true });
+    expect((await engram(['worker', '--drain'], h.env)).code).toBe(0);
+    return h;
+  }
+
+  it('`memories list` has a header, whole names, says what * means, and from elsewhere names the projects that have memories', async () => {
+    const h = await seeded();
+    const list = await engram(['memories', 'list', '--project', project], h.env);
+    expect(list.code, list.stderr).toBe(0);
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME +TYPE +STATUS +STRENGTH +FILE$/);
+    expect(list.stdout).toContain(long);
+    expect(lines.some((l) => /^Postgres vacuum schedule .* active\* /.test(l))).toBe(true);
+    expect(lines.at(-1)).toBe('* pinned: kept, whatever its strength, until unpinned');
+    const elsewhere = await engram(['memories', 'list', '--project', '/home/dev/src/other'], h.env);
+    expect(elsewhere.stdout).toBe(`no memories for /home/dev/src/other yet; 1 other project(s) have some:\n  ${project} (2)\n\`engram memories list --project PATH\` or \`--all\` lists them\n`);
+  });
+
+  it('`query` prints scores that tell memories apart, under a header; `--project` that does not exist is an error', async () => {
+    expect(formatScore(0.016393)).toBe('0.0164');
+    expect(formatScore(0.0000412)).toBe('0.0000412');
+    expect(formatScore(0)).toBe('0');
+    const h = await seeded();
+    const missing = await engram(['query', 'vacuum schedule after bulk imports', '--project', '/nonexistent/project'], h.env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('engram: --project /nonexistent/project: no such directory; name the directory the project is in\n');
   });
 });
