@@ -124,6 +124,8 @@ describe('CLI habits: tables', () => {
     const h = await seeded();
     const missing = await engram(['query', 'vacuum schedule after bulk imports', '--project', '/nonexistent/project'], h.env);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('engram: --project /nonexistent/project: no such directory; name the directory the project is in\n');
+    expect(missing.stderr).toBe('engram: --project /nonexistent/project: no such directory, and no memories of a project there; name the directory the project is in\n');
+    // A project engram has memories of is asked about even where its directory is gone.
+    expect((await engram(['query', 'vacuum schedule after bulk imports', '--project', project], h.env)).code).toBe(0);
   });
 });

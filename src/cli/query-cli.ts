@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { recallIndexViewPath } from '../projections/view-paths.js';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
@@ -50,9 +51,10 @@ export async function queryCli(args: string[], ctx: { paths: EngramPaths; clock:
   if (values.batch !== undefined && (text !== '' || !values.json)) throw new EngramError('USAGE', `--batch reads its queries from the file and prints JSON lines: ${USAGE}`);
   const batch = values.batch === undefined ? undefined : readBatch(values.batch);
   const project = batch ? undefined : resolve(values.project ?? process.cwd());
-  // A project that is not there recalls nothing, which would read as "nothing relevant".
-  if (values.project !== undefined && project !== undefined && !existsSync(project)) {
-    throw new EngramError('USAGE', `--project ${values.project}: no such directory; name the directory the project is in`);
+  // A mistyped project recalls nothing, which would read as "nothing relevant". A project engram
+  // has memories of counts even where its directory is gone (moved, or another machine's).
+  if (values.project !== undefined && project !== undefined && !existsSync(project) && !existsSync(join(ctx.paths.views, recallIndexViewPath(project)))) {
+    throw new EngramError('USAGE', `--project ${values.project}: no such directory, and no memories of a project there; name the directory the project is in`);
   }
 
   const model = embedderFor(embedderChoice(ctx.env), ctx.paths);
