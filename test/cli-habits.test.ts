@@ -128,4 +128,20 @@ describe('CLI habits: tables', () => {
     // A project engram has memories of is asked about even where its directory is gone.
     expect((await engram(['query', 'vacuum schedule after bulk imports', '--project', project], h.env)).code).toBe(0);
   });
+
+  it('`maintain --dry-run` says what the run would record and records nothing; the run never says "nothing" beside events it records', async () => {
+    const h = await seeded();
+    const now = '2026-11-20T00:00:00.000Z';
+    const head = async () => Number(/"head":\s*(\d+)/.exec((await engram(['worker', 'status', '--json'], h.env)).stdout)![1]);
+    const before = await head();
+    const dry = await engram(['maintain', '--dry-run', '--now', now], h.env);
+    expect(dry.code, dry.stderr).toBe(0);
+    const would = Number(/would record (\d+) events; recorded none \(--dry-run\)\n$/.exec(dry.stdout)?.[1]);
+    expect(would).toBeGreaterThan(0);
+    expect(await head()).toBe(before);
+    const run = await engram(['maintain', '--now', now], h.env);
+    expect(run.stdout).not.toContain('change nothing');
+    expect(run.stdout).toContain(`: ${would} events recorded`);
+    expect(await head()).toBe(before + would);
+  });
 });
