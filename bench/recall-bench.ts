@@ -29,6 +29,17 @@ export interface RecallHookResult {
   runs: number;
 }
 
+/** The first prompt after a cold worker start (`engram worker --detach`, then the prompt at once). */
+export interface RecallColdResult {
+  runs: number;
+  /** Prompts that printed recalled memories. */
+  recalled: number;
+  /** Of those, answered by the worker (not the hook's own fallback after its wait ran out). */
+  byWorker: number;
+  medianMs: number;
+  baselineMs: number;
+}
+
 export interface RecallQueryResult {
   size: number;
   medianMs: number;
@@ -90,7 +101,39 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
  * does by default (ENGRAM_RECALL_WAIT_MS 150), so what the worker's embedding and search cost
  * shows here.
  */
-export async function recallHookVectorsBench(options: { repo: string; scratch: string; runs: number }): Promise<RecallHookResult> {
+export async function recallHookVectorsBench(options: { repo: string; scratch: string; runs: number; coldRuns?: number }): Promise<RecallHookResult & { cold: RecallColdResult }> {
+  let cold: RecallColdResult | undefined;
+  const warm = await warmVectors(options, (result) => (cold = result));
+  return { ...warm, cold: cold! };
+}
+
+/**
+ * Each round: a worker started cold (no model in memory), then at once one of the set's
+ * questions through the prompt hook with its default wait, beside `node -e 0`; the worker
+ * stopped. Which answers came from the worker is read from the MemoriesRecalled events' `via`.
+ */
+function coldStarts(run: Run, cli: string, hook: string, questions: ReadonlyArray<{ text: string; project: string }>, rounds: number): RecallColdResult {
+  const base: number[] = [];
+  const own: number[] = [];
+  let recalled = 0;
+  for (let i = 0; i < rounds; i++) {
+    const { text, project } = questions[(i * 7) % questions.length]!;
+    const input = JSON.stringify({ session_id: `bench-cold-${i}`, cwd: project, hook_event_name: 'UserPromptSubmit', prompt: text });
+    run([cli, 'worker', '--detach'], '');
+    const r = run([hook], input);
+    base.push(run(['-e', '0'], input).ms);
+    own.push(r.ms);
+    if (r.printed) recalled++;
+    run([cli, 'worker', 'stop'], '');
+  }
+  run([cli, 'worker', '--drain'], '');
+  const dump = spawnSync(process.execPath, [cli, 'log', 'dump'], { env: runnerEnv.get(run), encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 }).stdout;
+  const byWorker = dump.split('\n').filter((line) => line.includes('"MemoriesRecalled"') && line.includes('bench-cold-')).filter((line) => (JSON.parse(line) as { data: { via: string } }).data.via === 'worker').length;
+  return { runs: rounds, recalled, byWorker, medianMs: median(own), baselineMs: median(base) };
+}
+
+async function warmVectors(options: { repo: string; scratch: string; runs: number; coldRuns?: number }, coldResult: (result: RecallColdResult) => void): Promise<RecallHookResult> {
+  let cold: RecallColdResult | undefined;
   const home = join(options.scratch, 'recall-vectors-home');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -115,6 +158,7 @@ export async function recallHookVectorsBench(options: { repo: string; scratch: s
   }
   // Projects and embeds them all (the vectors table), then stops.
   run([cli, 'worker', '--drain'], '');
+  cold = coldStarts(run, cli, hook, questions, options.coldRuns ?? 5);
   run([cli, 'worker', '--detach'], '');
   try {
     for (let i = 0; i < 100 && !existsSync(join(home, 'worker.pid')); i++) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -123,6 +167,7 @@ export async function recallHookVectorsBench(options: { repo: string; scratch: s
     spawnSync(process.execPath, [hook], { env: warm, input: JSON.stringify({ session_id: 'bench-warmup', cwd: questions[0]!.project, hook_event_name: 'UserPromptSubmit', prompt: questions[0]!.text }), stdio: ['pipe', 'ignore', 'ignore'] });
     const step = Math.max(1, Math.floor(questions.length / options.runs));
     const prompts = Array.from({ length: options.runs }, (_, i) => questions[(i * step) % questions.length]!);
+    coldResult(cold!);
     return measureHook(run, hook, 'vectors', prompts);
   } finally {
     run([cli, 'worker', 'stop'], '');
@@ -131,13 +176,17 @@ export async function recallHookVectorsBench(options: { repo: string; scratch: s
 
 type Run = (args: string[], input: string) => { ms: number; printed: boolean };
 
+const runnerEnv = new WeakMap<Run, NodeJS.ProcessEnv>();
+
 function runner(env: NodeJS.ProcessEnv): Run {
-  return (args, input) => {
+  const run: Run = (args, input) => {
     const started = performance.now();
     const result = spawnSync(process.execPath, args, { env, input, stdio: ['pipe', 'pipe', 'ignore'] });
     if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
     return { ms: performance.now() - started, printed: result.stdout.length > 0 };
   };
+  runnerEnv.set(run, env);
+  return run;
 }
 
 /** The hook's median wall time over the prompts, each run beside `node -e 0` fed the same stdin. */

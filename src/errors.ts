@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'WORKER_PROTOCOL'
   | 'WORKER_NOT_YOURS'
   | 'SETTINGS_INVALID'
+  | 'CONFIG_INVALID'
   | 'DOUBLE_RECORDING'
   | 'MIGRATION_FAILED'
   | 'MEMORY_FILE_INVALID'
@@ -55,4 +56,17 @@ export function describeError(err: unknown): string {
     current = current instanceof Error ? current.cause : undefined;
   }
   return parts.join(' ← ');
+}
+
+/**
+ * An error as the person at the terminal reads it: what failed and what to do, without the
+ * code (for scripts and tests) and without a schema library's issue list or a stack. The message
+ * of an EngramError is complete; a system cause it does not already quote (ENOENT…) is added.
+ */
+export function describeForUser(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause;
+  const quotable = cause instanceof Error && !Array.isArray((cause as { issues?: unknown }).issues) && !(cause instanceof EngramError) ? cause.message : undefined;
+  if (err instanceof EngramError && cause instanceof EngramError && !err.message.includes(cause.message)) return `${err.message}: ${describeForUser(cause)}`;
+  return quotable && !err.message.includes(quotable) ? `${err.message} (${quotable})` : err.message;
 }

@@ -34,6 +34,8 @@ export interface EngramPaths {
   embeddingCache: string;
   /** Model folders an embedder loads (fastembed's BGE-small). */
   models: string;
+  /** The user's settings (src/config/setting-table.ts); the environment overrides each. */
+  config: string;
 }
 
 // A unix socket path must fit in sun_path (108 bytes on Linux, 104 on macOS).
@@ -63,6 +65,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths 
     vectors: join(home, 'vectors'),
     embeddingCache: join(home, 'cache', 'embeddings'),
     models: join(home, 'models'),
+    config: join(home, 'config.json'),
   };
 }
 

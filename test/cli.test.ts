@@ -110,7 +110,7 @@ describe('the CLI', () => {
     for (const args of [['frobnicate'], ['replay', '--until', '3'], ['log', 'shred']]) {
       const result = await runCli(args, h.env);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/^engram: USAGE: /);
+      expect(result.stderr).toMatch(/^engram: (?!USAGE)/);
     }
   });
 });
@@ -156,7 +156,7 @@ describe('small things a user meets', () => {
     for (const until of [' 50', '50.5', '-5', '1e3', '2026-10-01', '2026-10-01T08:05:00', 'yesterday']) {
       const result = await runCli(['replay', `--until=${until}`, '--out', join(h.root, 'out')], h.env);
       expect(result.code, JSON.stringify(until)).toBe(2);
-      expect(result.stderr).toContain('engram: USAGE: --until takes a seq (digits, e.g. 40) or an ISO 8601 time with a zone');
+      expect(result.stderr).toContain('engram: --until takes a seq (digits, e.g. 40) or an ISO 8601 time with a zone');
       expect(existsSync(join(h.root, 'out'))).toBe(false);
     }
     for (const [until, expected] of [['040', 'replayed events 1..40 of 150'], ['2026-10-01T08:05:00+00:00', 'replayed events 1..']] as const) {

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
@@ -108,5 +108,60 @@ describe('the distiller, end to end through hooks, the worker and a fake LLM com
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(llmCalls()).toBe(3);
     expect(walkFiles(h.paths.claude, h.paths.views)).toEqual(before);
+  });
+});
+
+describe('say what is true: an episode written from the trace is labelled so, and never replaces a richer one', () => {
+  it('no LLM: the episode counts the whole session, SessionStart, distill and the trace view say "from the trace", and distilling again changes nothing', { timeout: 300_000 }, async () => {
+    const h = tempHome();
+    homes.push(h);
+    const project = join(h.root, 'payments');
+    mkdirSync(project);
+    // No LLM anywhere: no llmCommand, and no `claude` on PATH.
+    const env = { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: '', PATH: dirname(process.execPath) };
+    const dir = join(h.paths.claude, projectMemoryDir(project));
+    await session(h, project, 'sess-trace', 'marker-trace', '2026-11-02');
+    // Ingested, not distilled yet: distilled by hand, as a user would.
+    await drain({ ...env, ENGRAM_DISTILLER: 'off' });
+    const first = await runCli(['distill', '--session', 'sess-trace'], { ...env, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^episode written from the trace alone \(no LLM: /);
+    const episodeFile = () => readFileSync(join(dir, 'session-2026-11-02-in-payments.md'), 'utf8');
+    expect(episodeFile()).toContain('3 prompts, 5 tool calls');
+    expect(episodeFile()).toContain('(from the trace; no LLM)');
+
+    const again = await runCli(['distill', '--session', 'sess-trace'], { ...env, ENGRAM_NOW: '2026-11-02T12:00:00.000Z' });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^not distilled again: nothing new since its episode was written from the trace/);
+    expect(episodeFile()).toContain('3 prompts, 5 tool calls');
+    // A rebuild replays what was recorded: still the whole session.
+    expect((await runCli(['rebuild'], env)).code).toBe(0);
+    expect(episodeFile()).toContain('3 prompts, 5 tool calls');
+
+    const trace = JSON.parse(readFileSync(join(h.paths.views, 'trace', `${projectMemoryDir(project).split('/')[1]}.json`), 'utf8')) as { line: string; sessions: Array<{ distilledVia: string | null }> };
+    expect(trace.sessions[0]!.distilledVia).toBe('trace');
+    expect(trace.line).toBe('last session: 5 tool calls · episode from the trace only (no LLM)');
+    const start = await runHook('SessionStart', { session_id: 'next', cwd: project, transcript_path: join(h.root, 'next.jsonl'), hook_event_name: 'SessionStart', source: 'startup' }, env);
+    expect(start.stdout).toContain('last session: 5 tool calls · episode from the trace only (no LLM)');
+    expect(start.stdout).not.toContain('distilled ✓');
+  });
+
+  it('an episode the LLM wrote is kept when the session is distilled again without an LLM', { timeout: 300_000 }, async () => {
+    const h = tempHome();
+    homes.push(h);
+    const project = join(h.root, 'payments');
+    mkdirSync(project);
+    const answersFile = join(h.root, 'answers.json');
+    writeFileSync(answersFile, JSON.stringify(answers));
+    const withLlm = { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: `${process.execPath} ${join(repoRoot, 'fixtures', 'fake-llm', 'fake-llm.mjs')}`, FAKE_LLM_ANSWERS: answersFile, FAKE_LLM_CALLS: join(h.root, 'calls') };
+    await session(h, project, 'sess-alpha', 'marker-alpha', '2026-11-02');
+    await drain({ ...h.env, ENGRAM_DISTILLER: 'off' });
+    const distilled = await runCli(['distill', '--session', 'sess-alpha'], { ...withLlm, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
+    expect(distilled.stdout).toMatch(/^distilled sess-alpha by the LLM: /);
+    const episode = join(h.paths.claude, projectMemoryDir(project), 'set-up-installs-and-ci-deploys.md');
+    const before = readFileSync(episode, 'utf8');
+    const without = await runCli(['distill', '--session', 'sess-alpha'], { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: '', PATH: dirname(process.execPath), ENGRAM_NOW: '2026-11-02T12:00:00.000Z' });
+    expect(without.stdout).toMatch(/^not distilled again: kept the episode the LLM wrote/);
+    expect(readFileSync(episode, 'utf8')).toBe(before);
   });
 });

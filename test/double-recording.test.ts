@@ -36,7 +36,7 @@ describe('double recording', () => {
     const before = readFileSync(join(h.paths.claude, 'settings.json'), 'utf8');
     const refused = await runCli(['install'], h.env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`DOUBLE_RECORDING: engram's plugin is enabled in Claude Code (${ID})`);
+    expect(refused.stderr).toContain(`engram's plugin is enabled in Claude Code (${ID})`);
     expect(readFileSync(join(h.paths.claude, 'settings.json'), 'utf8')).toBe(before);
   });
 

@@ -136,7 +136,7 @@ describe('engram import', () => {
 
     const missing = await runCli(['import', join(home.root, 'nowhere'), '--project', project], home.env);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/^engram: MEMORY_DIR_UNREADABLE: cannot read memory directory .*nowhere/);
+    expect(missing.stderr).toMatch(/^engram: cannot read memory directory .*nowhere/);
     const usage = await runCli(['import', source, '--global', '--project', project], home.env);
     expect(usage.code).toBe(2);
     // The same directory into the global one: another target, so other memories.

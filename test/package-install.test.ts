@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ let tarball: string;
 let version: string;
 let build: string;
 let packed: string[];
+let clone: string;
 
 function npm(args: string[], cwd: string): void {
   const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' } });
@@ -41,7 +42,7 @@ function writeInstallManifest(pkg: { version: string; dependencies: Record<strin
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'engram-pack-'));
-  const clone = join(work, 'clone');
+  clone = join(work, 'clone');
   cleanClone(repoRoot, clone);
   expect(existsSync(join(clone, 'dist'))).toBe(false);
   // What `npm ci` gives a clean clone: the build tools.
@@ -82,6 +83,41 @@ async function dump(env: NodeJS.ProcessEnv): Promise<Array<{ id: string; type: s
 }
 
 const session = (cwd: string) => ({ session_id: 'npm-session', cwd, transcript_path: join(cwd, 'transcript.jsonl') });
+
+/** The README's install-from-a-clone block: the lines between its ```sh fence after "## Install" and the fence's end. */
+function readmeCloneLines(): string[] {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const install = readme.slice(readme.indexOf('## Install'));
+  const block = /```sh\n([\s\S]*?)```/.exec(install)![1]!;
+  return block.trim().split('\n').map((line) => line.replace(/\s+#.*$/, '').trim());
+}
+
+describe('installed from a clone, as the README says', () => {
+  it('`npm install -g .` in a clone puts an executable `engram` on PATH; `engram install` and `engram doctor` run from it', { timeout: 300_000 }, async () => {
+    const lines = readmeCloneLines();
+    expect(lines[0]).toMatch(/^git clone .* engram && cd engram$/);
+    expect(lines.slice(1)).toEqual(['npm install', 'npm install -g .', 'engram install', 'engram doctor']);
+    // `git clone` and `npm install` are what beforeAll did (a clean clone, its dependencies as
+    // `npm ci` gives them, dist/ built by `npm pack`'s prepack as `prepare` builds it): the bin
+    // must be executable straight out of the build, whoever links it.
+    expect(statSync(join(clone, 'dist', 'src', 'cli', 'main.js')).mode & 0o111).toBe(0o111);
+    const h = home({ HOME: join(work, 'user-home') });
+    const global = join(work, 'global');
+    // The README's lines as written, with npm's global prefix and the user's home temporary.
+    const env = { ...h.env, npm_config_prefix: global, npm_config_offline: 'true', npm_config_update_notifier: 'false', PATH: `${join(global, 'bin')}:${process.env.PATH}` };
+    const sh = (line: string) => runCommand('sh', ['-c', line], { cwd: clone, env });
+    const linked = await sh(`${lines[2]} --no-audit --no-fund --loglevel=error`);
+    expect(linked.code, linked.stderr).toBe(0);
+    const installed = await sh(lines[3]!);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain(`updated: ${join(h.paths.claude, 'settings.json')}`);
+    const doctor = await sh(lines[4]!);
+    expect(doctor.stdout).toContain(`✓ engram ${version}`);
+    expect(doctor.stdout).toContain(`✓ hooks are installed in ${join(h.paths.claude, 'settings.json')}`);
+    expect(doctor.stdout).not.toContain('✗');
+    expect(doctor.code).toBe(0);
+  });
+});
 
 describe('installed with npm from the packed tarball', () => {
   it('carries only what runs, and `npm pack` built it from a clone without dist', () => {

@@ -49,6 +49,23 @@ async function runPluginHook(hooks: Hooks, event: HookEvent, payload: object, en
 }
 
 describe('the plugin, from a plain clone', () => {
+  it('the README\'s plugin lines name this repository\'s marketplace and plugin, and hold no placeholder shown as if it worked', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('## Set up and run'));
+    const marketplace = JSON.parse(readFileSync(join(repoRoot, '.claude-plugin', 'marketplace.json'), 'utf8')) as { name: string; plugins: Array<{ name: string; source: string }> };
+    const plugin = JSON.parse(readFileSync(join(repoRoot, '.claude-plugin', 'plugin.json'), 'utf8')) as { name: string };
+    const [, name, market] = /^\/plugin install (\S+)@(\S+)$/m.exec(install)!;
+    expect(market).toBe(marketplace.name);
+    expect(name).toBe(plugin.name);
+    expect(marketplace.plugins.map((p) => [p.name, p.source])).toEqual([[plugin.name, './']]);
+    // The marketplace is the clone itself: its path, named in words right above the line.
+    expect(install).toMatch(/^\/plugin marketplace add \/path\/to\/engram$/m);
+    expect(install).toContain('in place of `/path/to/engram`');
+    expect(install).not.toMatch(/<owner>|\.\.\//);
+    expect(readme).not.toMatch(/\.\.\/shared|<owner>/);
+    expect(existsSync(join(repoRoot, 'docs', 'architecture.md'))).toBe(true);
+  });
+
   it('records a session while engram prepares its worker in the background, each hook within its budget; then the worker ingests and projects it all', { timeout: 600_000 }, async () => {
     const h = home();
     const { root, data, env, hooks } = pluginInstall(h);

@@ -7,6 +7,8 @@ import { projectMemoryDir } from '../src/paths.js';
 import { recalledViewPath } from '../src/projections/view-paths.js';
 import type { RecallRequest } from '../src/recall/recall.js';
 import { Recaller } from '../src/recall/recaller.js';
+import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
+import { VectorStore } from '../src/recall/vector-store.js';
 import { answerRecall } from '../src/workers/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
 import { drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
@@ -68,7 +70,7 @@ describe('engram query', () => {
     expect(JSON.parse(one.stdout)).toEqual([]);
     // A human-readable line otherwise.
     const text = await runCli(['query', ASK, '--project', project], h.env);
-    expect(text.stdout).toMatch(/\[bm25[^\]]*\]\s+Postgres vacuum schedule\s+\//);
+    expect(text.stdout).toMatch(/^SCORE +SIGNALS +NAME +FILE\n\d\S* +bm25.* +Postgres vacuum schedule +\//);
   });
 
   it('fuses the vector list when an embedder is on: --all shows which signals found each memory', async () => {
@@ -270,5 +272,36 @@ describe('the prompt hook\'s bundle', () => {
     expect(inputs.filter((path) => path.includes('node_modules/zod/') && path.includes('/classic/'))).toEqual([]);
     const loaded = [...result.outputFiles[0]!.text.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     for (const name of loaded) expect(name).toMatch(/^node:/);
+  });
+});
+
+describe('recall from the first prompt', () => {
+  it('while the model loads, the worker\'s recaller answers at once from BM25 and the graph, starts the load, and fuses the vectors once it is in', { timeout: 240_000 }, async () => {
+    const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite' });
+    const embedder = useLiteEmbedder();
+    const store = new VectorStore({ dir: h.paths.vectors, model: embedder.model, dimensions: embedder.dimensions });
+    let skipped = 0;
+    const recaller = new Recaller({ paths: h.paths, vectors: { store, embedder }, whileLoading: { skipWhileLoading: true, onSkipped: () => skipped++ } });
+    try {
+      expect(embedder.loaded!()).toBe(false);
+      const first = await recaller.ask({ text: ASK, project, now: new Date(NOW) });
+      // Answered without waiting for the model: by the lexical list, with nothing left out as a problem.
+      expect(first.memories.map((m) => m.id)).toEqual(['pg']);
+      expect(first.memories[0]!.signals).not.toContain('vector');
+      expect(first.problems).toEqual([]);
+      expect(skipped).toBe(1);
+      expect(await waitUntil(() => embedder.loaded!(), 120_000)).toBe(true);
+      const later = await recaller.ask({ text: ASK, project, now: new Date(NOW) });
+      expect(later.memories[0]!.signals).toEqual(expect.arrayContaining(['bm25', 'vector']));
+      expect(skipped).toBe(1);
+      // A model let go (an idle unload) is the same as one not yet loaded.
+      await embedder.close();
+      expect((await recaller.ask({ text: ASK, project, now: new Date(NOW) })).memories[0]!.signals).not.toContain('vector');
+      expect(skipped).toBe(2);
+    } finally {
+      recaller.close();
+      await embedder.close();
+      await store.close();
+    }
   });
 });

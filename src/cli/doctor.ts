@@ -1,8 +1,11 @@
-import { llmAvailable } from '../distill/llm-available.js';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
-import { describeError } from '../errors.js';
+import { describeError, describeForUser } from '../errors.js';
+import { readConfigFile } from '../config/config-file.js';
+import type { SettingsReport } from '../config/effective-settings.js';
+import { settingsReport } from '../config/settings-report.js';
+import { settingByKey } from '../config/setting-table.js';
 import type { EngramPaths } from '../paths.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
@@ -21,7 +24,7 @@ export interface DoctorFinding {
 }
 
 /** `engram doctor`: what is wrong, in plain words, and what to do about it. */
-export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPath: string; env?: NodeJS.ProcessEnv }): Promise<DoctorFinding[]> {
+export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPath: string; env?: NodeJS.ProcessEnv; configProblem?: unknown }): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
   const say = (ok: boolean, text: string) => findings.push({ ok, text });
 
@@ -34,7 +37,7 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   try {
     let json = '';
     const capture = new Writable({ write: (chunk, _enc, done) => ((json += chunk.toString()), done()) });
-    await runEngineCommand('doctor.facts', {}, { paths: ctx.paths, clock: ctx.clock, terminal: { stdout: capture, stderr: process.stderr } });
+    await runEngineCommand('doctor.facts', {}, { paths: ctx.paths, clock: ctx.clock, env: ctx.env, terminal: { stdout: capture, stderr: process.stderr } });
     facts = JSON.parse(json) as DoctorFacts;
   } catch (err) {
     say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
@@ -106,14 +109,30 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
   if (doubleRecording) say(false, doubleRecording);
 
   const env = ctx.env ?? process.env;
-  if (env.ENGRAM_DISTILLER === 'off') findings.push({ ok: true, info: true, text: 'the distiller is off (ENGRAM_DISTILLER=off): sessions are not distilled into memories' });
-  else if (!llmAvailable(env)) {
-    findings.push({
-      ok: true,
-      info: true,
-      text: 'distillation by an LLM is off: no `claude` on PATH and no ENGRAM_LLM_CMD, so each session\'s episode comes from its trace alone; install Claude Code or set ENGRAM_LLM_CMD (a command that reads the prompt on stdin and prints what `claude -p --output-format json` prints) to turn it on',
-    });
-  } else say(true, `sessions are distilled by ${env.ENGRAM_LLM_CMD ? 'ENGRAM_LLM_CMD' : '`claude -p --model haiku`'}`);
+  // The settings that count are the worker's (it distils, embeds, curates), not this shell's.
+  const running = facts?.settings ?? settingsReport('cli', env);
+  const who = running.process === 'worker' ? `the worker (pid ${running.pid})` : 'this process (no worker runs; one started now reads the same)';
+  if (ctx.configProblem !== undefined) say(false, `${describeForUser(ctx.configProblem)}; until it is fixed engram uses the environment and the defaults`);
+  findings.push({
+    ok: true,
+    info: true,
+    text: `settings of ${who}, from the environment, ${ctx.paths.config} or the default:\n${running.settings.map((s) => `      ${s.key} = ${s.value === '' ? '(none)' : s.value}  (${s.source === 'env' ? `env ${s.env}` : s.source === 'file' ? 'config.json' : 'default'})`).join('\n')}`,
+  });
+  if (running.process === 'worker' && ctx.configProblem === undefined) {
+    let file: ReturnType<typeof readConfigFile> = {};
+    try {
+      file = readConfigFile(ctx.paths);
+    } catch {
+      // said above
+    }
+    for (const s of running.settings) {
+      const spec = settingByKey(s.key);
+      if (!spec || s.source === 'env') continue;
+      const now = file[s.key] === undefined ? spec.default : spec.toEnv(file[s.key]!);
+      if (now !== s.value) say(false, `the worker runs with ${s.key} = ${s.value || '(none)'} but config.json now says ${now || '(none)'}: it restarts itself when it notices (within seconds); \`engram worker stop\` makes the next hook start one that reads it`);
+    }
+  }
+  findings.push(...llmFinding(running));
 
   const recent = recentHookErrors(ctx.paths, ctx.clock.now());
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);
@@ -124,6 +143,24 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
 const LOW_FREE_BYTES = 16 * 1024 * 1024;
 /** A loss this recent is a fault doctor reports; an older one is said, but passes. */
 const RECENT_LOSS_MS = 7 * 24 * 3600_000;
+
+function llmFinding(running: SettingsReport): DoctorFinding[] {
+  const value = (key: string) => running.settings.find((s) => s.key === key);
+  const distiller = value('distiller');
+  const whose = running.process === 'worker' ? "the worker's" : 'this';
+  if (distiller?.value === 'off') {
+    return [{ ok: true, info: true, text: `the distiller is off (distiller = off, from ${distiller.source === 'env' ? `env ${distiller.env}` : distiller.source === 'file' ? 'config.json' : 'the default'}): sessions are not distilled into memories` }];
+  }
+  if (running.llm === 'none') {
+    return [{
+      ok: true,
+      info: true,
+      text: `distillation by an LLM is off: no \`claude\` on ${whose} PATH and no llmCommand, so each session's episode comes from its trace alone; install Claude Code or \`engram config set llmCommand "COMMAND"\` (a command that reads the prompt on stdin and prints what \`claude -p --output-format json\` prints) to turn it on`,
+    }];
+  }
+  const cmd = value('llmCommand');
+  return [{ ok: true, text: `sessions are distilled by ${running.llm === 'llmCommand' ? `llmCommand (from ${cmd?.source === 'env' ? `env ${cmd.env}` : 'config.json'})` : '`claude -p --model haiku`'}` }];
+}
 
 export function renderFindings(findings: DoctorFinding[]): string {
   return `${findings.map((f) => `${f.info ? '-' : f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;

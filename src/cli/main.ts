@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { BUILD_ID } from '../build-id.js';
 import { clockFromEnv } from '../clock.js';
 import { isOlderBuild } from '../compare-builds.js';
-import { describeError, EngramError, isEngramError } from '../errors.js';
+import { describeForUser, EngramError, isEngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { requestHandOver } from '../workers/hand-over.js';
@@ -24,11 +24,15 @@ import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js'
 import { refuseDoubleRecording } from './refuse-double-recording.js';
 import { describePurge, executePurge, planPurge } from './purge.js';
 import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
-import { memoriesCli } from './memories-cli.js';
+import { MEMORIES_USAGE, memoriesCli } from './memories-cli.js';
 import { queryCli } from './query-cli.js';
-import { skillsCli } from './skills-cli.js';
+import { SKILLS_USAGE, skillsCli } from './skills-cli.js';
 import { uiCli } from './ui-cli.js';
 import { foreignSocket, foreignSocketAdvice, prepareSocketDir } from '../workers/socket/socket-owner.js';
+import { workerStatus } from './worker-status.js';
+import { CONFIG_USAGE, configCli } from './config-cli.js';
+import { withConfig } from '../config/effective-settings.js';
+import { settingsReport } from '../config/settings-report.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
 
 const USAGE = `engram — long-term memory for Claude Code
@@ -41,7 +45,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram worker                          run the worker in the foreground
   engram worker --detach                 start the worker in the background
   engram worker --drain                  ingest, project and react until nothing is left, then exit
-  engram worker status
+  engram worker status [--json]          whether it runs, the log, the spool, projections not up to date
   engram worker stop [--timeout SECONDS] stop the worker; exit 1 if it has not stopped in time (default 15)
   engram log dump                        every event, one JSON object a line
   engram log stats [--json]              counts by type, total, spool pending and rejected
@@ -77,19 +81,77 @@ const USAGE = `engram — long-term memory for Claude Code
   engram query --batch FILE --json       one JSON line {id, results} per line {id, text, project} of FILE
   engram mcp [--project PATH]            the MCP server over stdio: search, get (with provenance), remember, forget, timeline
   engram ui [--port N] [--open]          the local web viewer (127.0.0.1, a token per start): timeline, memories, recall, as of any seq
+  engram config list|get KEY|set KEY VALUE|unset KEY
+                                         the settings in ENGRAM_HOME/config.json (the environment overrides each)
   engram doctor                          what is wrong, in plain words
   engram --version                       this engram's version and build
 
-Environment: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
-ENGRAM_NOW (pins the clock), ENGRAM_DISABLE=1 (hooks do nothing),
-ENGRAM_WORKER_AUTOSTART=0 (hooks never start a worker), ENGRAM_WORKER_IDLE_MS (default 600000).
+Settings: \`engram config list\` (docs/configuration.md); each has an ENGRAM_* variable that overrides it.
+Environment only: ENGRAM_HOME (default ~/.engram), CLAUDE_CONFIG_DIR (default ~/.claude),
+ENGRAM_NOW (pins the clock), ENGRAM_DISABLE=1 (hooks do nothing).
 `;
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Terminal): Promise<number> {
-  const paths = resolvePaths(env);
+export async function main(argv: string[], given: NodeJS.ProcessEnv, terminal: Terminal): Promise<number> {
+  const paths = resolvePaths(given);
+  const [command, ...rest] = argv;
+  // Every setting as this process and the worker read it: the environment, then config.json.
+  // `config` works on the file as it is; `doctor` reports a file it cannot read.
+  let configProblem: unknown;
+  let env = given;
+  if (command !== 'config') {
+    try {
+      env = withConfig(given, paths);
+    } catch (err) {
+      if (command !== 'doctor' && !['--help', '-h', 'help', '--version', '-V', 'version', undefined].includes(command)) throw err;
+      configProblem = err;
+    }
+  }
   const clock = clockFromEnv(env);
   const ctx: EngineCommandContext = { paths, clock, terminal, env };
-  const [command, ...rest] = argv;
+  // `engram COMMAND --help`: that command's lines of the usage, exit 0.
+  if (command !== undefined && !command.startsWith('-') && (rest.includes('--help') || rest.includes('-h'))) {
+    const usage = usageOf(command);
+    if (usage === undefined) throw new EngramError('USAGE', `unknown command ${JSON.stringify(command)}; see \`engram help\``);
+    terminal.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  try {
+    return await run(command, rest, { given, env, paths, clock, terminal, ctx, configProblem });
+  } catch (err) {
+    // A flag parseArgs refuses is a usage mistake: exit 2, with this command's usage.
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_') && command !== undefined) {
+      throw new EngramError('USAGE', `${(err as Error).message.split('.')[0]}\nusage:\n${usageOf(command) ?? USAGE}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** The lines of USAGE (or a command's own usage) for one command; undefined for a command there is none of. */
+export function usageOf(command: string): string | undefined {
+  const own: Record<string, string> = { memories: MEMORIES_USAGE, skills: SKILLS_USAGE, config: CONFIG_USAGE };
+  if (own[command]) return own[command];
+  const entries: string[][] = [];
+  for (const line of USAGE.split('\n')) {
+    if (line.startsWith('  engram ')) entries.push([line]);
+    else if (line.startsWith('      ') && entries.length > 0) entries.at(-1)!.push(line);
+    else entries.push([]);
+  }
+  const mine = entries.filter((entry) => entry[0]?.startsWith(`  engram ${command} `) || entry[0] === `  engram ${command}` || entry[0]?.startsWith(`  engram ${command}  `));
+  return mine.length === 0 ? undefined : mine.map((entry) => entry.join('\n')).join('\n');
+}
+
+interface RunContext {
+  given: NodeJS.ProcessEnv;
+  env: NodeJS.ProcessEnv;
+  paths: ReturnType<typeof resolvePaths>;
+  clock: ReturnType<typeof clockFromEnv>;
+  terminal: Terminal;
+  ctx: EngineCommandContext;
+  configProblem: unknown;
+}
+
+async function run(command: string | undefined, rest: string[], { given, env, paths, clock, terminal, ctx, configProblem }: RunContext): Promise<number> {
   switch (command) {
     case 'install':
     case 'uninstall': {
@@ -236,9 +298,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
       return (await import('./mcp-cli.js')).mcpCli(rest, { paths, env, stdin: process.stdin, stdout: terminal.stdout, stderr: terminal.stderr });
     case 'ui':
       return uiCli(rest, ctx, () => worker(['--detach'], env, { ...ctx, terminal: { stdout: terminal.stderr, stderr: terminal.stderr } }));
+    case 'config':
+      return configCli(rest, { ...ctx, env: given });
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
-      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env });
+      const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env, configProblem });
       terminal.stdout.write(renderFindings(findings));
       return findings.every((f) => f.ok) ? 0 : 1;
     }
@@ -268,19 +332,20 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
       drain: { type: 'boolean', default: false },
       after: { type: 'string' },
       timeout: { type: 'string' },
+      json: { type: 'boolean', default: false },
     },
   });
   const sub = positionals[0];
   if (values.drain) return runEngineCommand('drain', {}, ctx);
   if (sub === 'status') {
+    if (values.json) return workerStatus(ctx, true);
     const pong = await pingWorker(paths);
     terminal.stdout.write(
       pong
         ? `running: pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}${isOlderBuild(pong.build, BUILD_ID) ? ` (older than this engram, ${BUILD_ID})` : ''}, since ${pong.startedAt}, log head ${pong.head}\n`
         : 'not running\n',
     );
-    // A status query reports; it does not make the worker hand over.
-    return runEngineCommand('status', {}, { ...ctx, handOver: false });
+    return workerStatus(ctx, false);
   }
   if (sub === 'stop') return stopWorker(ctx, seconds(values.timeout, 15));
   if (sub !== undefined) throw new EngramError('USAGE', `unknown worker command ${JSON.stringify(sub)}`);
@@ -315,7 +380,23 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     const running = await liveWorker(paths);
     if (running && isOlderBuild(running.build, BUILD_ID) && (await requestHandOver(paths, BUILD_ID))) after = running.pid;
   }
-  return runWorker({ paths, clock, idleMs: Number.isFinite(idle) ? idle : undefined, after, distiller: distillerFromEnv(env, paths), embedder: embedderChoice(env), skills: skillsFromEnv(env, paths) });
+  return runWorker({
+    paths,
+    clock,
+    idleMs: Number.isFinite(idle) ? idle : undefined,
+    after,
+    distiller: distillerFromEnv(env, paths),
+    embedder: embedderChoice(env),
+    skills: skillsFromEnv(env, paths),
+    settings: settingsReport('worker', env),
+    rereadSettings: () => settingsReport('worker', withConfig(env, paths)),
+    // config.json changed under it: a successor of the same build, started with the environment
+    // this worker was given, reads the file again and takes over once this one has let go.
+    restart: (pid) => {
+      const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'worker', '--after', String(pid)], { detached: true, stdio: ['ignore', openSync(paths.workerLog, 'a'), openSync(paths.workerLog, 'a')], env });
+      child.unref();
+    },
+  });
 }
 
 /**
@@ -413,7 +494,8 @@ if (invokedDirectly) {
         process.exitCode = 0;
         return;
       }
-      process.stderr.write(`engram: ${describeError(err)}\n`);
+      // What failed and what to do; a usage mistake exits 2, anything else 1.
+      process.stderr.write(`engram: ${describeForUser(err)}\n`);
       process.exitCode = isEngramError(err, 'USAGE') ? 2 : 1;
     });
 }

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { recallIndexViewPath } from '../projections/view-paths.js';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
@@ -49,6 +50,12 @@ export async function queryCli(args: string[], ctx: { paths: EngramPaths; clock:
   if (values.batch === undefined && text.trim() === '') throw new EngramError('USAGE', USAGE);
   if (values.batch !== undefined && (text !== '' || !values.json)) throw new EngramError('USAGE', `--batch reads its queries from the file and prints JSON lines: ${USAGE}`);
   const batch = values.batch === undefined ? undefined : readBatch(values.batch);
+  const project = batch ? undefined : resolve(values.project ?? process.cwd());
+  // A mistyped project recalls nothing, which would read as "nothing relevant". A project engram
+  // has memories of counts even where its directory is gone (moved, or another machine's).
+  if (values.project !== undefined && project !== undefined && !existsSync(project) && !existsSync(join(ctx.paths.views, recallIndexViewPath(project)))) {
+    throw new EngramError('USAGE', `--project ${values.project}: no such directory, and no memories of a project there; name the directory the project is in`);
+  }
 
   const model = embedderFor(embedderChoice(ctx.env), ctx.paths);
   const store = model ? new VectorStore({ dir: ctx.paths.vectors, model: model.model, dimensions: model.dimensions }) : undefined;
@@ -61,10 +68,16 @@ export async function queryCli(args: string[], ctx: { paths: EngramPaths; clock:
       return result.memories;
     };
     if (!batch) {
-      const memories = await ask(text, resolve(values.project ?? process.cwd()));
+      const memories = await ask(text, project!);
       if (values.json) out(`${JSON.stringify(memories.map(asJson))}\n`);
       else if (memories.length === 0) out('nothing recalled\n');
-      else for (const m of memories) out(`${m.score.toFixed(4)}  [${m.signals.join('+')}]  ${m.name}  ${m.file}\n`);
+      else {
+        // Fused scores are small (rank fusion: 1/(60+rank)); three significant digits keep them apart.
+        const rows = memories.map((m) => [formatScore(m.score), m.signals.join('+'), m.name, m.file]);
+        const widths = [5, 7, 4].map((w, i) => Math.max(w, ...rows.map((r) => r[i]!.length)));
+        out(`${['SCORE', 'SIGNALS', 'NAME'].map((h, i) => h.padEnd(widths[i]!)).join('  ')}  FILE\n`);
+        for (const r of rows) out(`${r.slice(0, 3).map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${r[3]}\n`);
+      }
       return 0;
     }
     let bad = 0;
@@ -83,6 +96,12 @@ export async function queryCli(args: string[], ctx: { paths: EngramPaths; clock:
     await store?.close();
     await model?.close();
   }
+}
+
+/** Three significant digits: 0.0164, 0.00820, 1.00. */
+export function formatScore(score: number): string {
+  if (score === 0) return '0';
+  return Math.abs(score) < 1e-6 ? score.toExponential(2) : score.toPrecision(3);
 }
 
 type BatchEntry = z.infer<typeof batchLine> | { number: number; error: string };

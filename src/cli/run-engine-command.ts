@@ -5,7 +5,8 @@ import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from '../workers/commands/all-commands.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
-import type { CommandOutput } from '../workers/commands/command.js';
+import { settingsReport } from '../config/settings-report.js';
+import { commandArgs, type CommandOutput } from '../workers/commands/command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
@@ -74,6 +75,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
         distiller: command.access === 'write' ? distillerFromEnv(ctx.env ?? process.env, ctx.paths) : undefined,
         embedder: embedderChoice(ctx.env ?? process.env),
         skills: skillsFromEnv(ctx.env ?? process.env, ctx.paths),
+        settings: settingsReport('cli', ctx.env ?? process.env),
       });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
@@ -86,7 +88,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
         err: (text) => (bar.clear(), void ctx.terminal.stderr.write(text)),
         progress: (done, total) => bar.show(done, total),
       };
-      return await command.run(engine, command.args.parse(args), output);
+      return await command.run(engine, commandArgs(command, args), output);
     } catch (err) {
       if (isBrokenPipe(err)) return 0;
       throw err;

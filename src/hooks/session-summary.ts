@@ -126,7 +126,8 @@ function lastSession(path: string, session: string): string | undefined {
   const sessions = Array.isArray(view.sessions) ? (view.sessions as Array<Record<string, unknown> | null>) : [];
   const previous = sessions.find((record) => typeof record === 'object' && record !== null && record.session !== session);
   if (previous === undefined || previous === null || typeof previous.toolCalls !== 'number') return undefined;
-  return traceLine({ toolCalls: previous.toolCalls }, previous.distilled === true);
+  const via = previous.distilledVia === 'llm' || previous.distilledVia === 'trace' || previous.distilledVia === 'skipped' ? previous.distilledVia : undefined;
+  return traceLine({ toolCalls: previous.toolCalls }, previous.distilled === true, via);
 }
 
 /**

@@ -27,7 +27,11 @@ export interface SessionRecord {
   readonly lastSeq: number;
   /** The seq the distiller's latest recorded distillation of it covered (the trace keeps it). */
   readonly distilledThrough?: number;
+  /** How that distillation went: the LLM wrote the episode, the trace alone did (no LLM), or the session was too small. */
+  readonly distilledVia?: DistilledVia;
 }
+
+export type DistilledVia = 'llm' | 'trace' | 'skipped';
 
 export const sessionEventTypes = [
   'SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted',
@@ -108,5 +112,6 @@ export function nextSessionRecord(r: SessionRecord, event: DomainEvent): Session
     lastEventAt: event.ts,
     lastSeq: event.seq,
     distilledThrough: r.distilledThrough,
+    distilledVia: r.distilledVia,
   };
 }

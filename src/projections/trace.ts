@@ -3,7 +3,7 @@ import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
 import { traceLine } from './trace-line.js';
 import { traceViewPath } from './view-paths.js';
-import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
+import { emptySession, nextSessionRecord, sessionEventTypes, type DistilledVia, type SessionRecord } from './session-record.js';
 
 /** How many of a project's latest sessions its trace view keeps. */
 const RECENT = 3;
@@ -31,6 +31,8 @@ export interface TraceView {
     toolFailures: number;
     endedCleanly: boolean;
     distilled: boolean;
+    /** How: `llm`, `trace` (the episode is the trace alone, no LLM) or `skipped` (too small). */
+    distilledVia: DistilledVia | null;
   }>;
 }
 
@@ -40,7 +42,7 @@ export interface TraceView {
  */
 export const traceProjector = defineProjector<TraceRow>({
   name: 'trace',
-  projectorVersion: 2,
+  projectorVersion: 3,
   handles: [...sessionEventTypes, 'DistillCompleted', 'DistillSkipped'],
   evolve(state, event) {
     if (event.session === '' || event.project === '') return [];
@@ -52,7 +54,12 @@ export const traceProjector = defineProjector<TraceRow>({
     // A distillation is not activity: it leaves the session's recency where it was. A skipped
     // session (too small to distill) has nothing left waiting either.
     const record = distillation
-      ? { ...before, distilledThrough: Math.max(before.distilledThrough ?? 0, event.data.upToSeq) }
+      ? {
+        ...before,
+        distilledThrough: Math.max(before.distilledThrough ?? 0, event.data.upToSeq),
+        // A skip after an episode leaves that episode's word (the distiller skips to keep it).
+        distilledVia: event.type === 'DistillCompleted' ? (event.data.via === 'llm' ? 'llm' as const : 'trace' as const) : (before.distilledVia ?? 'skipped'),
+      }
       : nextSessionRecord(before, event);
     const projectKey = PROJECT + record.project;
     const trace = state.get(projectKey) as ProjectTrace | undefined;
@@ -75,7 +82,7 @@ export function materializeTrace(key: string, row: TraceRow): FileOp[] {
 function renderTrace(project: string, records: readonly SessionRecord[]): string {
   const view: TraceView = {
     project,
-    line: records[0] ? traceLine(records[0], isDistilled(records[0])) : '',
+    line: records[0] ? traceLine(records[0], isDistilled(records[0]), records[0].distilledVia) : '',
     sessions: records.map((record) => ({
       session: record.session,
       startedAt: record.startedAt,
@@ -85,6 +92,7 @@ function renderTrace(project: string, records: readonly SessionRecord[]): string
       toolFailures: record.toolFailures,
       endedCleanly: record.endedCleanly,
       distilled: isDistilled(record),
+      distilledVia: record.distilledVia ?? null,
     })),
   };
   return `${JSON.stringify(view, null, 2)}\n`;

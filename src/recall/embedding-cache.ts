@@ -83,5 +83,6 @@ export function cachedEmbedder(embedder: Embedder, cache: EmbeddingCache): Embed
       return texts.map((text, i) => found[i] ?? made.get(text)!);
     },
     close: () => embedder.close(),
+    ...(embedder.loaded ? { loaded: () => embedder.loaded!() } : {}),
   };
 }

@@ -4,7 +4,7 @@ import { recall, type RecallRequest, type RecallResult, type RecallSignal } from
 import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import { RecallIndexCache } from './recall-indexes.js';
 import { graphSignal } from './graph-signal.js';
-import { vectorSignal } from './vector-signal.js';
+import { vectorSignal, type VectorSignalOptions } from './vector-signal.js';
 import type { VectorStore } from './vector-store.js';
 
 export interface RecallerOptions {
@@ -15,6 +15,8 @@ export interface RecallerOptions {
   signals?: readonly RecallSignal[];
   /** Default RECALL_SETTINGS. */
   settings?: RecallSettings;
+  /** How the vector list behaves while the model loads (see VectorSignalOptions). Default: it waits. */
+  whileLoading?: VectorSignalOptions;
 }
 
 /**
@@ -28,7 +30,7 @@ export class Recaller {
 
   constructor(options: RecallerOptions) {
     this.#indexes = new RecallIndexCache(options.paths);
-    this.#signals = [...(options.vectors ? [vectorSignal(options.vectors)] : []), graphSignal(options.paths.views), ...(options.signals ?? [])];
+    this.#signals = [...(options.vectors ? [vectorSignal(options.vectors, options.whileLoading)] : []), graphSignal(options.paths.views), ...(options.signals ?? [])];
     this.#settings = options.settings ?? RECALL_SETTINGS;
   }
 

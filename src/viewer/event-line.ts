@@ -61,7 +61,9 @@ function describe(ctx: ViewContext, event: StoredEnvelope): Html {
       return html`hook input rejected (${text(event, 'hook')}): ${text(event, 'reason')}`;
     case 'DistillCompleted': {
       const answer = field(event, 'answer') as { candidates?: unknown[] } | undefined;
-      return html`<b>distilled</b> via ${text(event, 'via')}, ${Array.isArray(answer?.candidates) ? answer.candidates.length : 0} candidates`;
+      // An episode written from the trace says so: no LLM read this session.
+      if (field(event, 'via') === 'trace') return html`<b>episode from the trace only</b> <span class="muted">(no LLM: nothing was distilled)</span>`;
+      return html`<b>distilled</b> by the LLM, ${Array.isArray(answer?.candidates) ? answer.candidates.length : 0} candidates`;
     }
     case 'DistillSkipped':
       return html`distillation skipped: ${text(event, 'reason')}`;

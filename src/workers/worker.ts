@@ -15,6 +15,8 @@ import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { foreignSocketAdvice, prepareSocketDir } from './socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
 import type { Viewer } from '../viewer/viewer-server.js';
+import { configFileStamp } from '../config/config-file.js';
+import type { SettingsReport } from '../config/effective-settings.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -43,6 +45,15 @@ export interface WorkerOptions {
   embedder?: EmbedderChoice;
   /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
   skills?: EngineOptions['skills'];
+  /** The settings it runs with and their sources, for `engram doctor` (see settingsReport). */
+  settings?: SettingsReport;
+  /**
+   * The settings as config.json says them now, read again when the file changes; when they
+   * differ from `settings`, the worker calls `restart` (which starts its successor) and stops.
+   * Without both, a changed file is only logged.
+   */
+  rereadSettings?: () => SettingsReport;
+  restart?: (pid: number) => void;
 }
 
 /**
@@ -124,7 +135,32 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     log(`spool watch unavailable, polling only: ${describeError(err)}`);
   }
   const idleMs = options.idleMs ?? 10 * 60_000;
+  let configStamp = configFileStamp(paths);
+  const configChanged = (): void => {
+    const stamp = configFileStamp(paths);
+    if (stamp === configStamp) return;
+    configStamp = stamp;
+    if (!options.settings || !options.rereadSettings) return log('config.json changed; restart the worker to apply it');
+    let now: SettingsReport;
+    try {
+      now = options.rereadSettings();
+    } catch (err) {
+      return log(`config.json changed but cannot be used (${describeError(err)}); the worker keeps the settings it started with`);
+    }
+    const changed = now.settings.filter((s, i) => s.value !== options.settings!.settings[i]?.value).map((s) => `${s.key}: ${options.settings!.settings.find((o) => o.key === s.key)?.value ?? '?'} → ${s.value}`);
+    if (changed.length === 0) return;
+    log(`config.json changed (${changed.join(', ')}); restarting to apply it`);
+    if (options.restart) {
+      try {
+        options.restart(process.pid);
+      } catch (err) {
+        log(`could not start the next worker (${describeError(err)}); the next hook starts one`);
+      }
+    }
+    void stop('config.json changed');
+  };
   const poll = setInterval(() => {
+    configChanged();
     // A reactor at work (a distillation in flight) is activity, though no hook has written.
     if (engine.reactors.busy) lastActivity = Date.now();
     schedule();
@@ -158,7 +194,20 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   process.once('SIGINT', () => void stop('SIGINT'));
 
   // Kept warm for the prompt hook: index files open, the model loaded on the first recall.
-  recaller = new Recaller({ paths, vectors: engine.vectors });
+  // While the model loads, a prompt is answered at once by BM25 and the graph (the hook waits
+  // only 150 ms); the first such prompt starts the load.
+  let saidLoading = false;
+  recaller = new Recaller({
+    paths,
+    vectors: engine.vectors,
+    whileLoading: {
+      skipWhileLoading: true,
+      onSkipped: () => {
+        if (!saidLoading) log('recall answers without vectors while the model loads');
+        saidLoading = true;
+      },
+    },
+  });
   server = await startSocketServer({
     path: paths.socket,
     engine,
@@ -207,7 +256,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills });
+      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

@@ -12,6 +12,9 @@ export function cleanClone(repo: string, dest: string): void {
   for (const file of listed.split('\0')) {
     // A tracked file deleted in the working tree is not part of what is being tested.
     if (!file || !existsSync(join(repo, file))) continue;
+    // A node_modules that is a symlink (a worktree sharing another's) is a file to git, which
+    // `node_modules/` in .gitignore does not exclude; a clone has none.
+    if (file === 'node_modules') continue;
     mkdirSync(dirname(join(dest, file)), { recursive: true });
     cpSync(join(repo, file), join(dest, file));
   }

@@ -47,6 +47,14 @@ export interface DistillSession {
   readonly errors: readonly string[];
   /** Seq of the latest TranscriptCaptured of the session (0: none): the distiller quotes that excerpt. */
   readonly capturedSeq?: number;
+  /**
+   * All the session's prompts and tool calls, never reset by a distillation: an episode written
+   * from the trace counts the whole session, whenever it is (re)written.
+   */
+  readonly totalPrompts?: number;
+  readonly totalToolCalls?: number;
+  /** How its latest episode was written: by the LLM, or from the trace alone. */
+  readonly via?: 'llm' | 'trace';
 }
 
 export interface FailedSessions {
@@ -68,8 +76,8 @@ const FILE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'
  */
 export const distillQueueProjector = defineProjector<Row>({
   name: 'distill',
-  // 2: a skip no longer resets the counts.
-  projectorVersion: 2,
+  // 2: a skip no longer resets the counts. 3: a row remembers whether its episode came from an LLM.
+  projectorVersion: 3,
   handles: [...activity, 'SessionEnded', 'TranscriptCaptured', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
   evolve(state, event) {
     if (event.session === '') return [];
@@ -95,6 +103,7 @@ export const distillQueueProjector = defineProjector<Row>({
           ...before,
           handledSeq,
           distilled: before.distilled || event.type === 'DistillCompleted',
+          ...(event.type === 'DistillCompleted' ? { via: event.data.via === 'llm' ? 'llm' as const : 'trace' as const } : {}),
           // Activity after what this covered still counts toward the next distillation.
           prompts: recount ? 0 : before.prompts,
           toolCalls: recount ? 0 : before.toolCalls,
@@ -155,7 +164,9 @@ function noteActivity(before: DistillSession, event: DomainEvent): DistillSessio
       break;
   }
   // A new prompt after a SessionEnd is a resumed session: open again.
-  return { ...before, prompts, toolCalls, files, commands, errors, transcriptPath, lastSeq: event.seq, lastAt: event.ts, ended: false };
+  const totalPrompts = (before.totalPrompts ?? 0) + (prompts - before.prompts);
+  const totalToolCalls = (before.totalToolCalls ?? 0) + (toolCalls - before.toolCalls);
+  return { ...before, prompts, toolCalls, totalPrompts, totalToolCalls, files, commands, errors, transcriptPath, lastSeq: event.seq, lastAt: event.ts, ended: false };
 }
 
 function remember(list: readonly string[], item: string): readonly string[] {

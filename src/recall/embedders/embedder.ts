@@ -15,6 +15,11 @@ export interface Embedder {
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /** Releases the model; a later `embed` loads it again. */
   close(): Promise<void>;
+  /**
+   * Whether the model is in memory now, so an `embed` costs milliseconds, not a load (seconds on
+   * a busy machine). Absent: assume it is (a test double, a cache in front of one).
+   */
+  loaded?(): boolean;
 }
 
 /**

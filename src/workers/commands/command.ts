@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { EngramError } from '../../errors.js';
 import type { Engine } from '../engine/engine.js';
 
 /** Where a command writes: the CLI's own stdout/stderr, or the socket back to it. */
@@ -27,4 +28,15 @@ export interface EngineCommand<A> {
 
 export function defineCommand<A>(command: EngineCommand<A>): EngineCommand<A> {
   return command;
+}
+
+/**
+ * A command's arguments, checked: a value the command refuses is a usage mistake said in words
+ * (`--skill: a skill name, not a path`), never the schema library's issue list.
+ */
+export function commandArgs<A>(command: EngineCommand<A>, args: unknown): A {
+  const parsed = command.args.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const said = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? `--${issue.path.join('.')}: ` : ''}${issue.message}`).join('; ');
+  throw new EngramError('USAGE', said, { cause: parsed.error });
 }

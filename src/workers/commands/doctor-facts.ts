@@ -8,6 +8,7 @@ import { parseLostMarker } from '../../hooks/lost-marker.js';
 import { lostWritesKey, type LostWritesRow } from '../../projections/lost-writes.js';
 import type { ProjectorStatus } from '../engine/projection-runner.js';
 import { FAILED, PENDING, type FailedSessions } from '../../projections/distill/distill-queue.js';
+import type { SettingsReport } from '../../config/effective-settings.js';
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
@@ -30,6 +31,8 @@ export interface DoctorFacts {
   lostPending: number;
   /** Bytes free for an unprivileged writer on ENGRAM_HOME's file system, or null when unknown. */
   freeBytes: number | null;
+  /** The settings of the process that answered (the worker's when one runs). */
+  settings: SettingsReport | null;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
@@ -64,6 +67,7 @@ export const doctorFacts = defineCommand({
       lost: ((await engine.runner.rowsOf('lost-writes').get(lostWritesKey)) as LostWritesRow | undefined) ?? null,
       lostPending: lostPending(engine.paths),
       freeBytes: freeBytes(engine.paths),
+      settings: engine.settings ?? null,
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;

@@ -28,13 +28,14 @@ export const maintainCommand = defineCommand({
       return 0;
     }
     const verb = args.dryRun ? 'would ' : '';
-    const report = plan.actions.length > 0 ? plan.actions.map((action) => `${verb}${action}`).join('\n') : `${verb}change nothing`;
+    // "Nothing" would be untrue beside the events a tick records anyway (scores, the tick itself).
+    const report = plan.actions.length > 0 ? plan.actions.map((action) => `${verb}${action}`).join('\n') : `${verb}change no memory`;
     if (args.dryRun) {
-      await output.out(`${renderScoreTable(plan.rows)}\n${report}\n`);
+      await output.out(`${renderScoreTable(plan.rows)}\n${report}\nwould record ${plan.events.length} events; recorded none (--dry-run)\n`);
       return 0;
     }
     const appended = await engine.record(plan.events);
-    await output.out(`${report}\nmaintained as of ${clock.now().toISOString()}: ${appended} events recorded\n`);
+    await output.out(`${report}\nmaintained as of ${clock.now().toISOString()}: ${appended} events recorded${plan.actions.length === 0 && appended > 0 ? ' (scores and the tick itself)' : ''}\n`);
     return 0;
   },
 });

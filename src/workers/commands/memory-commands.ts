@@ -38,11 +38,23 @@ export const memoriesList = defineCommand({
       return 0;
     }
     if (rows.length === 0) {
-      await output.out('no memories yet\n');
+      // From a directory that has none, say where there are some rather than "none at all".
+      const elsewhere = args.all ? [] : await listMemories(engine, undefined);
+      const byProject = new Map<string, number>();
+      for (const memory of elsewhere) if (memory.project !== '') byProject.set(memory.project, (byProject.get(memory.project) ?? 0) + 1);
+      if (byProject.size === 0) await output.out('no memories yet\n');
+      else {
+        const listed = [...byProject].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([project, n]) => `  ${project} (${n})`);
+        await output.out(`no memories for ${args.project} yet; ${byProject.size} other project(s) have some:\n${listed.join('\n')}\n\`engram memories list --project PATH\` or \`--all\` lists them\n`);
+      }
       return 0;
     }
-    const width = Math.min(40, Math.max(...rows.map((r) => r.name.length)));
-    const lines = rows.map((r) => `${r.name.slice(0, 40).padEnd(width)}  ${r.type.padEnd(9)} ${(r.pinned ? `${r.status}*` : r.status).padEnd(12)} ${r.strength.toFixed(2)}  ${r.file}${r.held ? `  (${HELD_NOTE})` : ''}`);
+    // Names whole: a list that cuts them cannot be copied into `memories show NAME`.
+    const width = Math.max(4, ...rows.map((r) => r.name.length));
+    const statusWidth = Math.max(6, ...rows.map((r) => r.status.length + 1));
+    const line = (cells: string[]) => `${cells[0]!.padEnd(width)}  ${cells[1]!.padEnd(9)} ${cells[2]!.padEnd(statusWidth)} ${cells[3]!.padStart(8)}  ${cells[4]}`;
+    const lines = [line(['NAME', 'TYPE', 'STATUS', 'STRENGTH', 'FILE']), ...rows.map((r) => line([r.name, r.type, r.pinned ? `${r.status}*` : r.status, r.strength.toFixed(2), `${r.file}${r.held ? `  (${HELD_NOTE})` : ''}`]))];
+    if (rows.some((r) => r.pinned)) lines.push('* pinned: kept, whatever its strength, until unpinned');
     await output.out(`${lines.join('\n')}\n`);
     return 0;
   },

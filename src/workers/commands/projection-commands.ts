@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
 import type { EventLog } from '../../log/event-log.js';
@@ -54,7 +54,12 @@ export const replay = defineCommand({
   async run(engine, args, output) {
     const out = resolve(args.out);
     if (nonEmpty(out)) throw new EngramError('USAGE', `${out} is not empty; replay writes into a new or empty directory`);
+    // DIR itself may be new; a parent that is not there is a mistyped path, not one to create.
+    if (!existsSync(dirname(out))) throw new EngramError('USAGE', `${dirname(out)} does not exist; --out names a new or empty directory in an existing one`);
     const until = await resolveUntil(engine.log, args.until);
+    if (/^\d+$/.test(args.until) && Number(args.until) > engine.log.head) {
+      output.err(`the log ends at event ${engine.log.head}, before ${Number(args.until)}: replaying all of it\n`);
+    }
     const store = await StateStore.open(join(out, 'state'), { now: () => engine.clock.now() });
     try {
       const runner = new ProjectionRunner({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SessionDay } from '../../projections/sessions.js';
 import type { SessionRecord } from '../../projections/session-record.js';
 import { isDistilled } from '../../projections/trace.js';
+import { distilledLabel } from '../../projections/trace-line.js';
 import { defineCommand } from './command.js';
 
 /** One session of the timeline: what it did, and its one-line trace. */
@@ -98,7 +99,7 @@ export const timelineCommand = defineCommand({
         compactions: record.compactions,
         endedCleanly: record.endedCleanly,
         distilled,
-        trace: `${record.prompts} prompt${record.prompts === 1 ? '' : 's'}, ${record.toolCalls} tool call${record.toolCalls === 1 ? '' : 's'}${record.toolFailures > 0 ? ` (${record.toolFailures} failed)` : ''}${record.compactions > 0 ? `, ${record.compactions} compaction${record.compactions === 1 ? '' : 's'}` : ''} · ${record.endedCleanly ? 'ended' : 'open or cut off'} · distilled ${distilled ? '✓' : 'pending'}`,
+        trace: `${record.prompts} prompt${record.prompts === 1 ? '' : 's'}, ${record.toolCalls} tool call${record.toolCalls === 1 ? '' : 's'}${record.toolFailures > 0 ? ` (${record.toolFailures} failed)` : ''}${record.compactions > 0 ? `, ${record.compactions} compaction${record.compactions === 1 ? '' : 's'}` : ''} · ${record.endedCleanly ? 'ended' : 'open or cut off'} · ${distilledLabel(distilled, traced?.distilledVia)}`,
       });
     }
     await output.out(`${JSON.stringify({ sessions, more })}\n`);

@@ -33,6 +33,7 @@ import { skillMatcherReactor } from '../reactors/skill-matcher.js';
 import { skillCuratorReactor } from '../reactors/skill-curator.js';
 import { turnAuditReactor } from '../reactors/turn-audit.js';
 import type { SkillsSetup } from '../reactors/skills-from-env.js';
+import type { SettingsReport } from '../../config/effective-settings.js';
 
 export interface EngineOptions {
   paths: EngramPaths;
@@ -61,6 +62,8 @@ export interface EngineOptions {
   embedder?: EmbedderChoice;
   /** The skills reactors' settings: match threshold, curator, post-turn audit (see skillsFromEnv). Default: their defaults, no audit. */
   skills?: SkillsSetup;
+  /** The settings this process runs with, for `engram doctor` (the worker's when it answers). */
+  settings?: SettingsReport;
 }
 
 /** What recall needs for its vector list (searchVectors): the table and the query embedder. */
@@ -234,6 +237,11 @@ export class Engine {
   /** The skills reactors' settings this engine was opened with (see skillsFromEnv). */
   get skills(): SkillsSetup | undefined {
     return this.#options.skills;
+  }
+
+  /** The settings this process runs with, when it was told them (the worker and the CLI are). */
+  get settings(): SettingsReport | undefined {
+    return this.#options.settings;
   }
 
   /** The distiller's LLM, when this process has one (see distillerFromEnv). */

@@ -118,6 +118,13 @@ async function distillOne(ctx: ReactorContext, deps: DistillerDeps, session: Dis
   const captured = (await recordedCapture(ctx, session)) ?? (await deps.capture(session.transcriptPath, session.session));
   const inputs: DistillInputs = { excerpt: captured.excerpt, trace: sessionTrace(session), index: await indexOf(ctx, session.project) };
   if (deps.llm === undefined) {
+    // Never an emptier episode over a richer one: the LLM's stays when there is no LLM now, and a
+    // forced second pass over nothing new would only write the same trace again.
+    if (session.via === 'llm' || (how.force && session.distilled && session.lastSeq <= session.handledSeq)) {
+      const reason = session.via === 'llm' ? 'kept the episode the LLM wrote: no LLM now, and the trace says less' : 'nothing new since its episode was written from the trace';
+      await ctx.record([envelope('DistillSkipped', `${key}:skipped`, { upToSeq, reason })]);
+      return false;
+    }
     // The session's own day, not the reactor's: a catch-up days later still names when it happened.
     const answer = traceEpisode(session, session.lastAt.slice(0, 10));
     await ctx.record([

@@ -18,9 +18,12 @@ export function sessionTrace(session: DistillSession): DistillTraceSummary {
  */
 export function traceEpisode(session: DistillSession, day: string): DistillAnswer {
   const base = session.project.split(/[\\/]/).filter(Boolean).pop() ?? session.project;
-  const worked = session.files.length > 0 ? session.files.slice(-3).map((file) => file.split(/[\\/]/).pop()).join(', ') : `${session.toolCalls} tool calls`;
+  // The whole session's counts: the since-last-distillation ones are 0 on a second pass.
+  const prompts = session.totalPrompts ?? session.prompts;
+  const toolCalls = session.totalToolCalls ?? session.toolCalls;
+  const worked = session.files.length > 0 ? session.files.slice(-3).map((file) => file.split(/[\\/]/).pop()).join(', ') : `${toolCalls} tool calls`;
   const body = [
-    `Session ${session.session} in ${session.project} on ${day}: ${session.prompts} prompts, ${session.toolCalls} tool calls.`,
+    `Session ${session.session} in ${session.project} on ${day}: ${prompts} prompts, ${toolCalls} tool calls.`,
     session.files.length > 0 ? `\nFiles:\n${session.files.map((file) => `- ${file}`).join('\n')}` : '',
     session.commands.length > 0 ? `\nCommands:\n${session.commands.map((command) => `- \`${command.replace(/`/g, "'")}\``).join('\n')}` : '',
     session.errors.length > 0 ? `\nFailures:\n${session.errors.map((error) => `- ${error}`).join('\n')}` : '',

@@ -2,8 +2,8 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { BUILD_ID } from '../../build-id.js';
 import { isOlderBuild } from '../../compare-builds.js';
-import { describeError, isEngramError } from '../../errors.js';
-import type { EngineCommand, CommandOutput } from '../commands/command.js';
+import { describeError, describeForUser, isEngramError } from '../../errors.js';
+import { commandArgs, type EngineCommand, type CommandOutput } from '../commands/command.js';
 import type { Engine } from '../engine/engine.js';
 import { memoryProvenance } from '../commands/memory-provenance.js';
 import type { SearchHit } from '../commands/search-memories.js';
@@ -198,7 +198,7 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
       await send({ t: 'provenance', provenance });
       await send({ t: 'exit', code: 0 });
     } catch (err) {
-      await send({ t: 'err', text: `${describeError(err)}\n` });
+      await send({ t: 'err', text: `engram: ${describeForUser(err)}\n` });
       await send({ t: 'exit', code: isEngramError(err, 'USAGE') ? 2 : 1 });
     }
     return;
@@ -221,10 +221,11 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
   };
   let code: number;
   try {
-    const args = command.args.parse(request.args);
+    const args = commandArgs(command, request.args);
     code = await command.run(options.engine, args, output);
   } catch (err) {
-    output.err(`${describeError(err)}\n`);
+    // As the CLI says it when the command runs in its own process (main.ts).
+    output.err(`engram: ${describeForUser(err)}\n`);
     code = isEngramError(err, 'USAGE') ? 2 : 1;
   }
   await send({ t: 'exit', code });
