@@ -6,9 +6,10 @@
 // src/recall/recall-settings.ts, and the output says whether it is there.
 //   npm run eval [-- --root DIR]
 import { resolve } from 'node:path';
-import { DEFAULT_MATCH_RULE, type MatchRule } from '../src/recall/bm25.js';
+import { DEFAULT_MATCH_RULE, requiredShared, type MatchRule } from '../src/recall/bm25.js';
 import { DEFAULT_CUT, DEFAULT_RRF_K, type CutOptions } from '../src/recall/fusion.js';
 import { fuseSignals, VECTOR_SIGNAL } from '../src/recall/fuse-signals.js';
+import type { SignalList } from '../src/recall/fusion.js';
 import { RECALL_SETTINGS, type RecallSettings } from '../src/recall/recall-settings.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
 import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
@@ -19,6 +20,8 @@ import { canRecall, queryWords } from '../src/recall/query-words.js';
 import { evaluate, METRICS_HEADER, metricsRow, pipelineRanker, type EvalQuery, type Metrics, type Ranked, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
 import { graphRanker } from './graph-eval-signal.js';
+import { runLocomoEval } from './eval-locomo.js';
+import { DEV_CONVERSATIONS, loadLocomo, LOCOMO_HOW_TO, locomoPath } from './locomo-set.js';
 
 /** Strength is scored as of this time, as the set's dates were written for it. */
 const EVAL_NOW = new Date('2026-12-01T00:00:00.000Z');
@@ -49,7 +52,7 @@ export function bm25Ranker(files: ReadonlyMap<string, LexicalIndexFile>, rule: M
       const words = queryWords(query.text);
       if (!canRecall(words)) return [];
       const indexes = dirsFor(query.project).flatMap((slug) => files.get(slug) ?? []);
-      return searchIndexes(indexes, words, { rule }).map((match) => ({ id: match.id, score: match.score }));
+      return searchIndexes(indexes, words, { minShared: requiredShared(words.length, rule) }).map((match) => ({ id: match.id, score: match.score }));
     },
   };
 }
@@ -126,6 +129,12 @@ function remembered(ranker: Ranker): Ranker {
   };
 }
 
+/** The gate's vector floor (gate-recall.ts) on the gated lists: vectors alone must clear it. */
+export function floorVectors(lists: readonly SignalList[], floor: number): SignalList[] {
+  const othersFired = lists.some((list) => list.signal !== VECTOR_SIGNAL && list.items.length > 0);
+  return othersFired ? [...lists] : lists.map((list) => (list.signal === VECTOR_SIGNAL ? { ...list, items: list.items.filter((item) => item.score >= floor) } : list));
+}
+
 /** A ranker that keeps only what scores at least `floor` (a vector list on its own). */
 function floored(ranker: Ranker, floor: number): Ranker {
   return { name: `${ranker.name}, floor ${floor}`, rank: async (query) => (await ranker.rank(query)).filter((item) => item.score >= floor) };
@@ -152,7 +161,7 @@ export async function runEval(
   const rules = [1, 2, 3].map((minShared) => ({ ...DEFAULT_MATCH_RULE, minShared, maxShared: Math.max(minShared, DEFAULT_MATCH_RULE.maxShared) }));
   const bm25ByRule = new Map(rules.map((rule) => [rule, remembered(bm25Ranker(files, rule))]));
   const signalsFor = (rule: MatchRule) => [bm25ByRule.get(rule) ?? bm25Ranker(files, rule), ...extra];
-  const pipeline = (x: Setting) => pipelineRanker({ name: 'pipeline', signals: signalsFor(x.rule), fuse: (lists) => fuseSignals(lists, x.fusion), strengthOf, cut: x.cut });
+  const pipeline = (x: Setting) => pipelineRanker({ name: 'pipeline', signals: signalsFor(x.rule), fuse: (lists) => fuseSignals(floorVectors(lists, x.fusion.vectorAloneFloor), x.fusion), strengthOf, cut: x.cut });
 
   // Calibration on dev: BM25's shared words, the fusion and its weights, the vector floor, the
   // cut's ratio and strength's weight. Kept: the best hit@3 (then MRR) whose false recall stays
@@ -323,17 +332,42 @@ export async function evalSignals(set: EvalSet, cacheDir: string, root: string):
 
 // Run as a script (not when a test imports it).
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const at = process.argv.indexOf('--root');
-  const root = at > 0 && process.argv[at + 1] ? resolve(process.argv[at + 1]!) : resolve(import.meta.dirname, '..', '..', 'fixtures', 'recall');
-  const cacheDir = resolve(import.meta.dirname, '..', '..', '.cache', 'eval-embeddings');
-  let close = async () => {};
+  const argv = process.argv.slice(2);
+  const option = (name: string) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? argv[at + 1] : undefined;
+  };
+  const repo = resolve(import.meta.dirname, '..', '..');
+  const root = option('--root') ? resolve(option('--root')!) : resolve(repo, 'fixtures', 'recall');
+  const cacheDir = resolve(repo, '.cache', 'eval-embeddings');
+  const only = option('--only');
   const started = Date.now();
-  const report = await runEval(root, async (set) => {
-    const built = await evalSignals(set, cacheDir, root);
-    close = built.close;
-    return built.signals;
-  });
-  await close();
-  console.log(report.lines.join('\n'));
+  if (only !== 'locomo') {
+    let close = async () => {};
+    const report = await runEval(root, async (set) => {
+      const built = await evalSignals(set, cacheDir, root);
+      close = built.close;
+      return built.signals;
+    });
+    await close();
+    console.log(report.lines.join('\n'));
+  }
+  if (only !== 'synthetic') {
+    const path = locomoPath(argv, process.env, resolve(repo, '.cache', 'locomo'));
+    if (!path) console.log(`\n${LOCOMO_HOW_TO}`);
+    else {
+      const which = option('--conversations');
+      const conversations = loadLocomo(path, which === undefined ? DEV_CONVERSATIONS : which === 'all' ? 'all' : which.split(','));
+      const cache = await EmbeddingCache.open(cacheDir);
+      const embedder = option('--embedder') === 'off' ? undefined : cachedEmbedder(useLiteEmbedder(), cache);
+      try {
+        const report = await runLocomoEval(conversations, embedder, (line) => process.stderr.write(`${line}\n`));
+        console.log(`\n${report.lines.join('\n')}`);
+      } finally {
+        await embedder?.close();
+        await cache.close();
+      }
+    }
+  }
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s; embeddings cached in ${cacheDir})`);
 }

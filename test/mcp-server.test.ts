@@ -83,12 +83,12 @@ describe('engram mcp', () => {
   it('serves every tool over stdio through a worker it starts on demand, and the memory files as resources', async () => {
     expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['forget', 'get_memory', 'remember', 'search_memories', 'timeline']);
 
-    // The recall pipeline itself: the same ranking as `engram query --json` for the same text.
+    // Recall's ranking itself: the same as `engram query --all --json` for the same text.
     const question = 'install pnpm packages workspace lockfile';
     const searched = await call(client, 'search_memories', { query: question, limit: 5 });
     expect(searched.error, searched.text).toBe(false);
     const found = searched.json().memories as Array<Record<string, unknown>>;
-    const query = await runCli(['query', question, '--project', project, '--limit', '5', '--json'], h.env);
+    const query = await runCli(['query', question, '--project', project, '--all', '--limit', '5', '--json'], h.env);
     const expected = JSON.parse(query.stdout) as Array<{ name: string; file: string; signals: string[]; score: number }>;
     expect(expected.length, query.stdout).toBeGreaterThan(1);
     expect(found.map((m) => [m.name, m.file, m.signals])).toEqual(expected.map((m) => [m.name, m.file, m.signals]));

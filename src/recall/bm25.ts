@@ -21,6 +21,11 @@ export interface LexicalDoc {
   readonly body: string;
   /** Who and what it is about: the entities its graph names, keywords, aliases. */
   readonly entities: readonly string[];
+  /**
+   * Text around it that is not its own (the neighbouring memories of its session), indexed with
+   * its own weight; none by default. The evaluation tries it (scripts/eval-locomo.ts).
+   */
+  readonly context?: string;
   /** For strength at query time (DESIGN.md "Scores"). */
   readonly confidence: number;
   readonly lastReinforced: string;
@@ -33,6 +38,8 @@ export interface FieldWeights {
   readonly description: number;
   readonly entities: number;
   readonly body: number;
+  /** LexicalDoc.context's weight; default 0. */
+  readonly context?: number;
 }
 
 export interface Bm25Params {
@@ -83,6 +90,7 @@ export function buildBm25(input: readonly LexicalDoc[], params: Bm25Params = DEF
     add(doc.description, w.description);
     add(doc.entities.join('\n'), w.entities);
     add(doc.body, w.body);
+    if (doc.context) add(doc.context, w.context ?? 0);
     counts.push(tf);
     lengths.push(length);
   }
@@ -110,7 +118,12 @@ export function buildBm25(input: readonly LexicalDoc[], params: Bm25Params = DEF
   return { params, docs, terms };
 }
 
-/** How many of a prompt's words a memory must share to be recalled lexically. */
+/**
+ * How many of a prompt's words a memory must share for the prompt hook to recall it lexically:
+ * the gate's rule (gate-recall.ts), never the ranking's. Ranking takes every memory that shares
+ * one content word, so `engram query --all`, MCP search and the evaluation are never empty while
+ * a memory shares a word.
+ */
 export interface MatchRule {
   /**
    * Default 3 (the seed said 2): chosen on the evaluation set's dev half, where 2 let one in nine
@@ -147,11 +160,12 @@ export interface LexicalHit {
 }
 
 /**
- * Ranks by summed contributions the documents that share enough of `words`, best first, ties by
- * handle. `postingsOf` gives a word's postings (none when the index does not have it).
+ * Ranks by summed contributions the documents that share at least `minShared` of `words` (default
+ * 1: any), best first, ties by handle. `postingsOf` gives a word's postings (none when the index
+ * does not have it). Each hit says how many words it shares, for the gate.
  */
-export function rankPostings(words: readonly string[], postingsOf: (word: string) => Iterable<Posting>, rule: MatchRule = DEFAULT_MATCH_RULE): LexicalHit[] {
-  const need = requiredShared(words.length, rule);
+export function rankPostings(words: readonly string[], postingsOf: (word: string) => Iterable<Posting>, minShared = 1): LexicalHit[] {
+  const need = Math.max(1, minShared);
   // Score and count in one integer (score × SHARED_SPAN + shared): no object per memory touched,
   // which is most of a query's cost when a word is in many memories.
   const acc = new Map<number, number>();

@@ -16,10 +16,10 @@ export interface RecallSettings {
    */
   readonly embedder: string;
   /**
-   * `rrf`: Σ weight / (k + rank); `linear`: Σ weight × min-max-normalised score
-   * (src/recall/fusion.ts).
+   * `rrf`: Σ weight / (k + rank); `linear`: Σ weight × min-max-normalised score; `max`: Σ
+   * weight × score / the list's best (src/recall/fusion.ts).
    */
-  readonly method: 'rrf' | 'linear';
+  readonly method: 'rrf' | 'linear' | 'max';
   /** RRF's rank damping (unused by `linear`). */
   readonly k: number;
   /** Weight per signal name (`bm25`, `vector`, `graph`); a signal not named weighs 1. */
