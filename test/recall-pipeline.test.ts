@@ -259,14 +259,14 @@ describe('the prompt hook\'s first question', () => {
 });
 
 describe('the prompt hook\'s bundle', () => {
-  it('holds the fallback and the socket client, with zod/mini only: no LanceDB, model, LevelDB or full zod', async () => {
+  it('holds the fallback and the socket client, with zod/mini and the stemmer only: no LanceDB, model, LevelDB or full zod', async () => {
     const entry = join(import.meta.dirname, '..', 'src', 'hooks', 'user-prompt-submit.ts');
     const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((path) => path.endsWith('src/recall/recall.ts'))).toBe(true);
     expect(inputs.some((path) => path.endsWith('src/hooks/ask-worker-recall.ts'))).toBe(true);
     const packages = new Set(inputs.flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? []));
-    expect([...packages]).toEqual(['zod']);
+    expect([...packages].sort()).toEqual(['stemmer', 'zod']);
     expect(inputs.filter((path) => path.includes('node_modules/zod/') && path.includes('/classic/'))).toEqual([]);
     const loaded = [...result.outputFiles[0]!.text.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     for (const name of loaded) expect(name).toMatch(/^node:/);
