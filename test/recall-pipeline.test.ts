@@ -63,9 +63,10 @@ describe('engram query', () => {
     expect(byEntity[0]).toMatchObject({ name: 'Postgres vacuum schedule' });
     expect(byEntity[0]!.signals.some((signal) => /^graph:(Postgres|ledger table)$/.test(signal))).toBe(true);
 
-    // One content word: nothing, even with --all.
+    // One content word: the ranking (--all) answers it; the gate (the hook, plain query) wants two.
     const one = await runCli(['query', 'vacuum', '--project', project, '--json', '--all'], h.env);
-    expect(JSON.parse(one.stdout)).toEqual([]);
+    expect((JSON.parse(one.stdout) as typeof found).map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
+    expect(JSON.parse((await runCli(['query', 'vacuum', '--project', project, '--json'], h.env)).stdout)).toEqual([]);
     // A human-readable line otherwise.
     const text = await runCli(['query', ASK, '--project', project], h.env);
     expect(text.stdout).toMatch(/\[bm25[^\]]*\]\s+Postgres vacuum schedule\s+\//);
