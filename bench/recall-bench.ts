@@ -211,7 +211,7 @@ function measureHook(run: Run, hook: string, worker: RecallHookResult['worker'],
  * vectors: the search costs the same whatever the vectors say), and every query is embedded by
  * it, as the worker does per prompt.
  */
-export async function recallQueryBench(scratch: string, sizes: readonly number[], rounds = 60, embedder?: Embedder): Promise<RecallQueryResult[]> {
+export async function recallQueryBench(scratch: string, sizes: readonly number[], rounds = 60, embedder?: Embedder, options: { ranking?: boolean } = {}): Promise<RecallQueryResult[]> {
   const texts = prompts(64);
   const now = new Date('2026-12-01T00:00:00.000Z');
   const setups = [];
@@ -226,7 +226,8 @@ export async function recallQueryBench(scratch: string, sizes: readonly number[]
     for (let round = 0; round < rounds + 3; round++) {
       for (const setup of setups) {
         const t = performance.now();
-        await setup.recaller.ask({ text: texts[round % texts.length]!, project: PROJECT, now });
+        // `ranking`: the ranking alone, as `engram query --all --limit 10` and MCP search ask it.
+        await setup.recaller.ask({ text: texts[round % texts.length]!, project: PROJECT, now, ...(options.ranking ? { all: true, limit: 10 } : {}) });
         if (round >= 3) setup.times.push(performance.now() - t);
       }
     }

@@ -75,7 +75,10 @@ export function loadEvalSet(root: string): EvalSet {
       .split('\n')
       .filter(Boolean)
       .map((line, i) => parseWith(Query, line, `${name}:${i + 1}`));
-  return { dirs, graphs, dev: queries('queries-dev.jsonl'), test: queries('queries-test.jsonl') };
+  // The no-answer prompts written by hand from questions developers ask (queries-none.jsonl, when
+  // the set has it), half to each side, so false recall is a rate and not a one-prompt margin.
+  const none = existsSync(join(root, 'queries-none.jsonl')) ? queries('queries-none.jsonl') : [];
+  return { dirs, graphs, dev: [...queries('queries-dev.jsonl'), ...none.filter((_, i) => i % 2 === 0)], test: [...queries('queries-test.jsonl'), ...none.filter((_, i) => i % 2 === 1)] };
 }
 
 function parseWith<T>(schema: z.ZodMiniType<T>, text: string, where: string): T {

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { analyze, canRecall, MAX_QUERY_WORDS, queryWords } from '../src/recall/query-words.js';
 
 describe('query words', () => {
-  it('drops stop words and question filler, folds plurals and inflections (Porter steps 1 and 5, on both sides)', () => {
-    expect(queryWords('How do we run the DB migrations again?')).toEqual(['run', 'db', 'migration']);
-    expect(queryWords('remind me: which migrations are deploying?')).toEqual(['migration', 'deploi']);
+  it('drops stop words and question filler, folds words by Porter\'s algorithm (the stemmer package, on both sides)', () => {
+    expect(queryWords('How do we run the DB migrations again?')).toEqual(['run', 'db', 'migrat']);
+    expect(queryWords('which package manager for installs')).toEqual(queryWords('packaging managers install'));
+    expect(queryWords('remind me: which migrations are deploying?')).toEqual(['migrat', 'deploi']);
   });
 
   it('splits identifiers on camelCase, snake_case, kebab-case and paths, keeping the whole identifier', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sidecarGraphRanker } from '../scripts/eval-graph-ranker.js';
-import { bm25Ranker, indexFiles, runEval, strengths } from '../scripts/eval-recall.js';
+import { bm25Ranker, floorVectors, indexFiles, runEval, strengths } from '../scripts/eval-recall.js';
 import { vectorRanker } from '../scripts/eval-vector-ranker.js';
 import { loadEvalSet, type EvalSet } from '../scripts/recall-eval-set.js';
 import { renderMemoryFile } from '../src/memories/memory-file.js';
@@ -79,7 +79,7 @@ describe('the evaluation with every signal', () => {
 
   it('keeps a vector list on its own only above the floor, and fuses it whole when another signal fired', () => {
     const vector = { signal: 'vector', items: [{ id: 'a', score: 0.62 }, { id: 'b', score: 0.4 }] };
-    expect(fuseSignals([{ signal: 'bm25', items: [] }, vector], linear).map((f) => f.id)).toEqual(['a']);
+    expect(fuseSignals(floorVectors([{ signal: 'bm25', items: [] }, vector], linear.vectorAloneFloor), linear).map((f) => f.id)).toEqual(['a']);
     const fused = fuseSignals([{ signal: 'bm25', items: [{ id: 'b', score: 3 }] }, vector], linear);
     // b: bm25 1 (alone on its list) + vector 0; a: vector 1. Tied, by id.
     expect(fused).toEqual([{ id: 'a', score: 1, signals: ['vector'] }, { id: 'b', score: 1, signals: ['bm25', 'vector'] }]);
@@ -89,14 +89,14 @@ describe('the evaluation with every signal', () => {
 
   it('computes the fused pipeline’s metrics as by hand', async () => {
     const signals = [bm25Ranker(indexFiles(set)), fixedVectors, sidecarGraphRanker(set)];
-    const pipeline = pipelineRanker({ name: 'fused', signals, fuse: (lists) => fuseSignals(lists, linear), strengthOf: strengths(set), cut: linear.cut });
+    const pipeline = pipelineRanker({ name: 'fused', signals, fuse: (lists) => fuseSignals(floorVectors(lists, linear.vectorAloneFloor), linear), strengthOf: strengths(set), cut: linear.cut });
     // d1: m1 = bm25 1 + vector 1 + graph 0.5 (tied with m4) beats m4 (0.5 + 0.5) → rank 1.
     // d2: only vectors, m2 at 0.65 clears the floor → rank 1. d3: m4 = bm25 1 + graph 0.5 over m1's vector 1 → rank 1.
     // d4: only vectors, none at 0.6 → nothing recalled. d5: g1 by BM25 and vector → rank 1. d6: only vectors, below the floor → a miss.
     expect(await evaluate(set.dev, pipeline)).toEqual({ answerable: 5, hit1: 4 / 5, hit3: 4 / 5, mrr: 4 / 5, unanswerable: 1, falseRecall: 0 });
     expect(await pipeline.rank(dev[3]!)).toEqual([]);
     // Without a floor every prompt recalls something.
-    const unfloored = pipelineRanker({ name: 'fused', signals, fuse: (lists) => fuseSignals(lists, { ...linear, vectorAloneFloor: -1 }), strengthOf: strengths(set), cut: linear.cut });
+    const unfloored = pipelineRanker({ name: 'fused', signals, fuse: (lists) => fuseSignals(floorVectors(lists, -1), linear), strengthOf: strengths(set), cut: linear.cut });
     expect((await evaluate(set.dev, unfloored)).falseRecall).toBe(1);
   });
 
@@ -113,7 +113,7 @@ describe('the evaluation with every signal', () => {
     const { settings, rule } = report.chosen;
     expect(settings.embedder).toBe('fixed');
     const bm25 = bm25Ranker(indexFiles(set), rule);
-    const chosen = pipelineRanker({ name: 'chosen', signals: [bm25, fixedVectors, sidecarGraphRanker(set)], fuse: (lists) => fuseSignals(lists, settings), strengthOf: strengths(set), cut: settings.cut });
+    const chosen = pipelineRanker({ name: 'chosen', signals: [bm25, fixedVectors, sidecarGraphRanker(set)], fuse: (lists) => fuseSignals(floorVectors(lists, settings.vectorAloneFloor), settings), strengthOf: strengths(set), cut: settings.cut });
     const m = await evaluate(set.dev, chosen);
     expect(m.falseRecall).toBeLessThanOrEqual(0.1);
     expect(m.hit3).toBeGreaterThan((await evaluate(set.dev, bm25)).hit3);

@@ -31,7 +31,8 @@ const indexOf = (h: Harness, where = project) => {
   const path = join(h.roots.views, 'recall', `${where === '' ? 'global' : projectSlug(where)}.bm25`);
   return existsSync(path) ? LexicalIndexFile.fromBytes(readFileSync(path)) : undefined;
 };
-const ids = (h: Harness, prompt: string, where = project) => indexOf(h, where)?.search(queryWords(prompt)).map((m) => m.id) ?? [];
+// Two shared words, as the gate asks of a two-word prompt: what each memory says, not a word in passing.
+const ids = (h: Harness, prompt: string, where = project) => indexOf(h, where)?.search(queryWords(prompt), { minShared: 2 }).map((m) => m.id) ?? [];
 
 const story = (): Envelope[] => [
   proposed('pg', 'Postgres vacuum schedule', 'autovacuum is tuned for the ledger table; run VACUUM ANALYZE after bulk imports\n'),

@@ -65,9 +65,10 @@ describe('engram query', () => {
     expect(byEntity[0]).toMatchObject({ name: 'Postgres vacuum schedule' });
     expect(byEntity[0]!.signals.some((signal) => /^graph:(Postgres|ledger table)$/.test(signal))).toBe(true);
 
-    // One content word: nothing, even with --all.
+    // One content word: the ranking (--all) answers it; the gate (the hook, plain query) wants two.
     const one = await runCli(['query', 'vacuum', '--project', project, '--json', '--all'], h.env);
-    expect(JSON.parse(one.stdout)).toEqual([]);
+    expect((JSON.parse(one.stdout) as typeof found).map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
+    expect(JSON.parse((await runCli(['query', 'vacuum', '--project', project, '--json'], h.env)).stdout)).toEqual([]);
     // A human-readable line otherwise.
     const text = await runCli(['query', ASK, '--project', project], h.env);
     expect(text.stdout).toMatch(/^SCORE +SIGNALS +NAME +FILE\n\d\S* +bm25.* +Postgres vacuum schedule +\//);
@@ -261,14 +262,14 @@ describe('the prompt hook\'s first question', () => {
 });
 
 describe('the prompt hook\'s bundle', () => {
-  it('holds the fallback and the socket client, with zod/mini only: no LanceDB, model, LevelDB or full zod', async () => {
+  it('holds the fallback and the socket client, with zod/mini and the stemmer only: no LanceDB, model, LevelDB or full zod', async () => {
     const entry = join(import.meta.dirname, '..', 'src', 'hooks', 'user-prompt-submit.ts');
     const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((path) => path.endsWith('src/recall/recall.ts'))).toBe(true);
     expect(inputs.some((path) => path.endsWith('src/hooks/ask-worker-recall.ts'))).toBe(true);
     const packages = new Set(inputs.flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? []));
-    expect([...packages]).toEqual(['zod']);
+    expect([...packages].sort()).toEqual(['stemmer', 'zod']);
     expect(inputs.filter((path) => path.includes('node_modules/zod/') && path.includes('/classic/'))).toEqual([]);
     const loaded = [...result.outputFiles[0]!.text.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
     for (const name of loaded) expect(name).toMatch(/^node:/);

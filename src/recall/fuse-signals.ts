@@ -1,17 +1,16 @@
-import { linearFusion, reciprocalRankFusion, type Fused, type SignalList } from './fusion.js';
+import { linearFusion, maxNormFusion, reciprocalRankFusion, type Fused, type SignalList } from './fusion.js';
 import type { RecallSettings } from './recall-settings.js';
 
-/** The signal whose list is gated by `vectorAloneFloor`. */
+/** The vector signal's name: the gate holds its list to a floor when nothing else fired. */
 export const VECTOR_SIGNAL = 'vector';
 
 /**
- * Recall's signals fused as `settings` say (before the final cut): vectors on their own must
- * clear the floor, then the lists are fused by weighted RRF or min-max linear fusion. Pure.
+ * Recall's signals fused into one ranking as `settings` say: weighted RRF, min-max or max-norm
+ * linear fusion. Ranking only: nothing is dropped here (the gate, gate-recall.ts, decides what
+ * the prompt hook injects). A signal whose weight is 0 does not rank. Pure.
  */
-export function fuseSignals(lists: readonly SignalList[], settings: Pick<RecallSettings, 'method' | 'k' | 'weights' | 'vectorAloneFloor'>): Fused[] {
-  const othersFired = lists.some((list) => list.signal !== VECTOR_SIGNAL && list.items.length > 0);
-  const gated = othersFired
-    ? lists
-    : lists.map((list) => (list.signal === VECTOR_SIGNAL ? { ...list, items: list.items.filter((item) => item.score >= settings.vectorAloneFloor) } : list));
-  return settings.method === 'rrf' ? reciprocalRankFusion(gated, { k: settings.k, weights: settings.weights }) : linearFusion(gated, { weights: settings.weights });
+export function fuseSignals(lists: readonly SignalList[], settings: Pick<RecallSettings, 'method' | 'k' | 'weights'>): Fused[] {
+  const weighed = lists.filter((list) => (settings.weights[list.signal] ?? 1) > 0);
+  if (settings.method === 'rrf') return reciprocalRankFusion(weighed, { k: settings.k, weights: settings.weights });
+  return settings.method === 'max' ? maxNormFusion(weighed, { weights: settings.weights }) : linearFusion(weighed, { weights: settings.weights });
 }

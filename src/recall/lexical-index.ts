@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { EngramError } from '../errors.js';
-import { DEFAULT_MATCH_RULE, rankPostings, type Bm25Index, type MatchRule, type Posting } from './bm25.js';
+import { rankPostings, type Bm25Index, type Posting } from './bm25.js';
 import { MAX_WORD_BYTES } from './query-words.js';
 
 /**
@@ -169,9 +169,9 @@ export class LexicalIndexFile {
     this.#close();
   }
 
-  /** The memories that share enough of `words` (see MatchRule), best first, at most `limit`. */
-  search(words: readonly string[], options: { limit?: number; rule?: MatchRule } = {}): LexicalMatch[] {
-    const hits = rankPostings(words, (word) => this.postings(word), options.rule ?? DEFAULT_MATCH_RULE);
+  /** The memories that share at least `minShared` of `words` (default 1), best first, at most `limit`. */
+  search(words: readonly string[], options: { limit?: number; minShared?: number } = {}): LexicalMatch[] {
+    const hits = rankPostings(words, (word) => this.postings(word), options.minShared ?? 1);
     return hits.slice(0, options.limit ?? hits.length).map((hit) => {
       const [id, file, name, description, confidence, lastReinforced, halfLifeDays] = this.#doc(hit.doc);
       return { id, file, name, description, score: hit.score / 1000, shared: hit.shared, confidence, lastReinforced, halfLifeDays };
@@ -267,8 +267,8 @@ function decodePostings(text: string): Posting[] {
  * first, ties by id. Each file ranks with its own statistics: a word rare in one directory weighs
  * more there, as it should for the memories it picks out.
  */
-export function searchIndexes(files: readonly LexicalIndexFile[], words: readonly string[], options: { limit?: number; rule?: MatchRule } = {}): LexicalMatch[] {
-  const all = files.flatMap((file) => file.search(words, { ...(options.rule ? { rule: options.rule } : {}) }));
+export function searchIndexes(files: readonly LexicalIndexFile[], words: readonly string[], options: { limit?: number; minShared?: number } = {}): LexicalMatch[] {
+  const all = files.flatMap((file) => file.search(words, { ...(options.minShared ? { minShared: options.minShared } : {}) }));
   all.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return all.slice(0, options.limit ?? all.length);
 }

@@ -1,22 +1,24 @@
-import { DEFAULT_MATCH_RULE, type MatchRule } from './bm25.js';
+import { DEFAULT_MATCH_RULE, requiredShared, type MatchRule } from './bm25.js';
 import { MAX_LEFT_OUT } from '../events/recall-events.js';
-import { DEFAULT_CUT, finalCut, type CutOptions, type Fused, type SignalList } from './fusion.js';
-import { fuseSignals } from './fuse-signals.js';
+import { DEFAULT_CUT, type CutOptions, type Fused, type SignalList } from './fusion.js';
+import { fuseSignals, VECTOR_SIGNAL } from './fuse-signals.js';
+import { gateRecall, type RankedCandidate } from './gate-recall.js';
 import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import type { RecallIndex } from './recall-indexes.js';
 import { canRecall, queryWords } from './query-words.js';
 
 /**
  * The recall pipeline of DESIGN.md "Recall", one function for the hook's fallback, the worker,
- * `engram query` and the evaluation: content words (fewer than MIN_QUERY_WORDS: nothing), one
- * ranked list per signal (BM25 always; vectors and graph when the caller has them), fused,
- * multiplied by strength, cut at a share of the best, top few, and what the session was already
- * given left out. Hook-safe: it imports the lexical side only; other signals come in as functions.
+ * `engram query`, MCP search, the viewer and the evaluation, in two steps. Ranking
+ * (rankMemories): one ranked list per signal (BM25 always; vectors and graph when the caller has
+ * them), fused. Gating (gate-recall.ts, skipped with `all`): fewer than MIN_QUERY_WORDS content
+ * words, nothing; then shared words or an entity or a vector floor, strength, a share of the
+ * best, top few, and what the session was already given left out. Hook-safe: it imports the lexical side only; other signals come in as functions.
  */
 
 /** How BM25's list is drawn; the fusion and the cut are RecallSettings (recall-settings.ts). */
 export interface LexicalOptions {
-  /** How many of the prompt's words a memory must share. Default DEFAULT_MATCH_RULE. */
+  /** How many of the prompt's words a memory must share to pass the gate. Default DEFAULT_MATCH_RULE. */
   readonly rule?: MatchRule;
   /** How many memories each signal's list holds before fusion. Default 20. */
   readonly candidates?: number;
@@ -115,20 +117,34 @@ export interface RecallResult {
   readonly problems: string[];
 }
 
+/** What the ranking found for a prompt: every candidate, best first, and what shows them. */
+export interface Ranking {
+  readonly ranked: RankedCandidate[];
+  /** Every ranked memory's card. */
+  readonly cards: ReadonlyMap<string, MemoryCard>;
+  /** `signal\nid` → the detail printed after the signal's name. */
+  readonly details: ReadonlyMap<string, string>;
+  /** Signals that failed and were left out (the rest still answered). */
+  readonly problems: string[];
+}
+
 /**
- * `settings` default RECALL_SETTINGS, the evaluation's choice (its fusion, the vectors' floor when
- * nothing else fired, the cut); `lexical` default DEFAULT_MATCH_RULE and 20 candidates a list.
+ * The ranking (DESIGN.md "Recall"): which memories are most relevant to `question`, in order.
+ * Never empty while a memory shares a content word with it or a signal has candidates: BM25 takes
+ * any memory sharing one word (how many it shares is kept, for the gate), each other signal its
+ * own list, fused as `settings` say. The one ranking every caller uses: the prompt hook's fallback
+ * and the worker (then gated), `engram query`, MCP search, the viewer and the evaluation.
  */
-export async function recall(sources: RecallSources, request: RecallRequest, settings: RecallSettings = RECALL_SETTINGS, lexical: LexicalOptions = {}): Promise<RecallResult> {
-  const candidates = lexical.candidates ?? DEFAULT_CANDIDATES;
-  const words = queryWords(request.text);
-  if (!canRecall(words)) return { memories: [], leftOut: [], problems: [] };
-  const question: RecallQuestion = { text: request.text, words, project: request.project };
+export async function rankMemories(sources: RecallSources, question: RecallQuestion, settings: RecallSettings = RECALL_SETTINGS, candidates = DEFAULT_CANDIDATES): Promise<Ranking> {
   const cards = new Map<string, MemoryCard>();
-  const lists: SignalList[] = [lexicalList(sources.indexes, words, lexical.rule ?? DEFAULT_MATCH_RULE, candidates, cards)];
+  const shared = new Map<string, number>();
+  const lists: SignalList[] = [lexicalList(sources.indexes, question.words, candidates, cards, shared)];
   const details = new Map<string, string>();
+  const cosines = new Map<string, number>();
   const problems: string[] = [];
   for (const signal of sources.signals ?? []) {
+    // A signal weighed 0 was measured not to help: it is not asked (no embedding for nothing).
+    if ((settings.weights[signal.name] ?? 1) <= 0) continue;
     let items: readonly SignalItem[];
     try {
       items = await signal.rank(question, candidates);
@@ -145,15 +161,36 @@ export async function recall(sources: RecallSources, request: RecallRequest, set
       return true;
     });
     for (const item of known) if (item.detail) details.set(`${signal.name}\n${item.id}`, item.detail);
+    if (signal.name === VECTOR_SIGNAL) for (const item of known) cosines.set(item.id, item.score);
     lists.push({ signal: signal.name, items: known.slice(0, candidates) });
   }
-  const fused = fuseSignals(lists, settings);
+  const ranked = fuseSignals(lists, settings).map((item): RankedCandidate => {
+    const cosine = cosines.get(item.id);
+    return { ...item, shared: shared.get(item.id) ?? 0, ...(cosine === undefined ? {} : { cosine }) };
+  });
+  return { ranked, cards, details, problems };
+}
+
+/**
+ * The recall pipeline: the ranking, then (unless `all`) the gate. `settings` default
+ * RECALL_SETTINGS, the evaluation's choice (its fusion, the vectors' floor when nothing else
+ * fired, the cut); `lexical` default DEFAULT_MATCH_RULE (the gate's shared words) and 20
+ * candidates a list.
+ */
+export async function recall(sources: RecallSources, request: RecallRequest, settings: RecallSettings = RECALL_SETTINGS, lexical: LexicalOptions = {}): Promise<RecallResult> {
+  const candidates = Math.max(lexical.candidates ?? DEFAULT_CANDIDATES, request.all ? (request.limit ?? 0) : 0);
+  const words = queryWords(request.text);
+  // The ranking answers any prompt with a content word; the hook's gate wants two.
+  if (words.length === 0 || (!request.all && !canRecall(words))) return { memories: [], leftOut: [], problems: [] };
+  const question: RecallQuestion = { text: request.text, words, project: request.project };
+  const { ranked, cards, details, problems } = await rankMemories(sources, question, settings, candidates);
   const strengthOf = (id: string) => strength(cards.get(id)!, request.now);
-  // The whole ranking, every memory on some list: min-max fusion gives each list's last 0, which
-  // the cut drops and --all is there to show.
+  const exponent = settings.cut.strengthExponent;
   const cut = request.all
-    ? fused.map((item) => ({ ...item, score: item.score * strengthOf(item.id) ** settings.cut.strengthExponent })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1))
-    : finalCut(fused, strengthOf, settings.cut).filter((item) => !request.exclude?.has(item.id));
+    ? ranked.map((item) => ({ ...item, score: item.score * strengthOf(item.id) ** exponent })).sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1))
+    : gateRecall(ranked, strengthOf, { need: requiredShared(words.length, lexical.rule ?? DEFAULT_MATCH_RULE), vectorAloneFloor: settings.vectorAloneFloor, cut: settings.cut }).filter(
+        (item) => !request.exclude?.has(item.id),
+      );
   const signalsOf = (item: { id: string; signals: readonly string[] }) =>
     item.signals.map((name) => {
       const detail = details.get(`${name}\n${item.id}`);
@@ -163,14 +200,14 @@ export async function recall(sources: RecallSources, request: RecallRequest, set
     const card = cards.get(item.id)!;
     return { id: item.id, file: card.file, name: card.name, description: card.description, score: item.score, signals: signalsOf(item) };
   });
-  const leftOut = request.all ? [] : leftOutOf(fused, strengthOf, settings.cut, new Set(memories.map((m) => m.id)), request.exclude).map((item) => ({ ...item, signals: signalsOf(item) }));
+  const leftOut = request.all ? [] : leftOutOf(ranked, strengthOf, settings.cut, new Set(memories.map((m) => m.id)), request.exclude).map((item) => ({ ...item, signals: signalsOf(item) }));
   return { memories, leftOut, problems };
 }
 
 /**
  * The best candidates that were not recalled, and why: scored as the cut scores them, and
  * named by the first rule that dropped them (already given in the session, under the share of
- * the best, past the top few).
+ * the best or not past the gate, past the top few).
  */
 function leftOutOf(fused: readonly Fused[], strengthOf: (id: string) => number, cut: CutOptions, kept: ReadonlySet<string>, exclude: ReadonlySet<string> | undefined) {
   const ratio = cut.ratio ?? DEFAULT_CUT.ratio;
@@ -181,7 +218,7 @@ function leftOutOf(fused: readonly Fused[], strengthOf: (id: string) => number, 
       return { id: item.id, signals: item.signals, score: strength > 0 ? item.score * strength ** exponent : 0 };
     })
     .sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
-  const best = weighed[0]?.score ?? 0;
+  const best = kept.size > 0 ? (weighed.find((item) => kept.has(item.id))?.score ?? 0) : Number.POSITIVE_INFINITY;
   return weighed
     .filter((item) => !kept.has(item.id))
     .slice(0, MAX_LEFT_OUT)
@@ -193,12 +230,13 @@ function leftOutOf(fused: readonly Fused[], strengthOf: (id: string) => number, 
     }));
 }
 
-/** BM25 over each index with its own statistics, as one list, best first, ties by id. */
-function lexicalList(indexes: readonly RecallIndex[], words: readonly string[], rule: MatchRule, candidates: number, cards: Map<string, MemoryCard>): SignalList {
+/** BM25 over each index with its own statistics, as one list, best first, ties by id; any memory sharing a word. */
+function lexicalList(indexes: readonly RecallIndex[], words: readonly string[], candidates: number, cards: Map<string, MemoryCard>, shared: Map<string, number>): SignalList {
   const hits: Array<{ id: string; score: number }> = [];
   for (const { index, dir } of indexes) {
-    for (const match of index.search(words, { rule, limit: candidates })) {
+    for (const match of index.search(words, { limit: candidates })) {
       cards.set(match.id, cardOf(match, dir));
+      shared.set(match.id, match.shared);
       hits.push({ id: match.id, score: match.score });
     }
   }

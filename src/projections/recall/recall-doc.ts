@@ -2,6 +2,7 @@ import { halfLifeDays } from '../../memories/scores.js';
 import type { YamlValue } from '../../memories/yaml-values.js';
 import type { LexicalDoc } from '../../recall/bm25.js';
 import type { MemoryRow } from '../memories/memory-row.js';
+import { toolKinds } from '../../recall/tool-kinds.js';
 
 /**
  * Frontmatter fields (engram does not know them; Claude Code and people write them) that say who
@@ -28,14 +29,14 @@ export function recallDoc(row: RecallSource): LexicalDoc {
     name: row.name,
     description: row.description,
     body: row.body,
-    entities: aboutWords(row),
+    entities: [...aboutWords(row), ...toolKinds(`${row.name}\n${row.description}\n${row.body}`)],
     confidence: row.confidence,
     lastReinforced: row.lastReinforced,
     halfLifeDays: Number.isFinite(halfLife) ? halfLife : null,
   };
 }
 
-/** The entities its graph sidecar names, then its keywords, tags and aliases. */
+/** The entities its graph sidecar names, then its keywords, tags and aliases (then, in recallDoc, the kinds of tools it names). */
 function aboutWords(row: RecallSource): string[] {
   const words: string[] = (row.graph?.entities ?? []).map((entity) => entity.name);
   const add = (value: YamlValue) => {

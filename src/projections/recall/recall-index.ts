@@ -10,7 +10,7 @@ import { recallIndexViewPath } from '../view-paths.js';
 import { isRecallable, recallDoc } from './recall-doc.js';
 
 /** Bump when the recallable documents or the index file change for the same memory rows. */
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 
 const RECALL = 'recall:';
 const recallKey = (dir: string): string => RECALL + dir;

@@ -9,9 +9,11 @@ export interface SearchRequest {
   text: string;
   /** The directory the question is about; '' for global memories only. */
   project: string;
-  /** At most this many. Default the recall cut's (3). */
+  /** At most this many. Default DEFAULT_SEARCH_LIMIT (3, the recall cut's). */
   limit?: number;
 }
+
+export const DEFAULT_SEARCH_LIMIT = 3;
 
 /** A recalled memory, ranked as recall ranks it, with the memory itself (undefined: its row is gone since the index was written). */
 export interface SearchHit extends Omit<RecalledMemory, 'signals'> {
@@ -20,13 +22,14 @@ export interface SearchHit extends Omit<RecalledMemory, 'signals'> {
 }
 
 /**
- * The MCP server's `search_memories`: the recall pipeline itself (`Recaller.ask`, as the prompt
- * hook's worker answer and `engram query` run it: the same ranking, cut and limit, without the
- * once-per-session filter), each memory completed from the memories projection's committed row
- * (type, status, strength, body). Also `problems`: signals that failed and were left out.
+ * The MCP server's `search_memories`: recall's ranking itself (`Recaller.ask` with `all`, as
+ * `engram query --all` runs it: the ranking the prompt hook gates, without the gate, so a memory
+ * sharing a word with the question is found even when the hook would inject nothing), each
+ * memory completed from the memories projection's committed row (type, status, strength, body).
+ * Also `problems`: signals that failed and were left out.
  */
 export async function searchMemories(engine: Engine, recaller: Recaller, request: SearchRequest): Promise<{ hits: SearchHit[]; problems: string[] }> {
-  const result = await recaller.ask({ text: request.text, project: request.project, now: engine.clock.now(), ...(request.limit ? { limit: request.limit } : {}) });
+  const result = await recaller.ask({ text: request.text, project: request.project, now: engine.clock.now(), all: true, limit: request.limit ?? DEFAULT_SEARCH_LIMIT });
   const rows = engine.runner.rowsOf('memories');
   const hits: SearchHit[] = [];
   for (const recalled of result.memories) {
