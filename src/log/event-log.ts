@@ -19,7 +19,8 @@ export interface ReadOptions {
 /**
  * The append-only log: the only source of truth (DESIGN.md invariant 4). One writer appends;
  * events are numbered 1, 2, 3… without gaps; an id is stored at most once (invariant 5). This
- * is an interface so that a distributed log can carry it when one machine is outgrown.
+ * is an interface so that a distributed log can carry it when one machine is outgrown. The one
+ * exception to "without gaps": seqs a disk lost (see LogRepaired) stay unused, never reused.
  */
 export interface EventLog {
   /**

@@ -20,6 +20,13 @@ const LOG_ID = 'logId';
 export interface OpenOptions {
   /** Create the log when there is none. Default true; read-only commands pass false. */
   createIfMissing?: boolean;
+  /**
+   * Sync each append (and each metadata write) to disk before it resolves. Default true: ingest
+   * removes a spool file once its append resolves, so an append that a power cut could still
+   * undo would lose the event. One append is one ingest round, so the sync is paid per round,
+   * not per event. Only the bench turns it off, to show its cost.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -65,9 +72,11 @@ export class LevelEventLog implements EventLog {
   #maxIdTime = '';
   // One append at a time, so seqs stay gapless even if callers do not await each other.
   readonly #appends = new PQueue({ concurrency: 1 });
+  readonly #sync: boolean;
 
-  private constructor(db: Level<string, Uint8Array>) {
+  private constructor(db: Level<string, Uint8Array>, sync: boolean) {
     this.#db = db;
+    this.#sync = sync;
   }
 
   /**
@@ -88,7 +97,7 @@ export class LevelEventLog implements EventLog {
       }
       throw new EngramError('LOG_CORRUPT', `the log at ${location} does not open`, { cause });
     }
-    const log = new LevelEventLog(db);
+    const log = new LevelEventLog(db, options.durable ?? true);
     for await (const key of db.keys({ gte: EVENT, lt: EVENT_END, reverse: true, limit: 1 })) {
       log.#head = Number(key.slice(EVENT.length));
     }
@@ -158,7 +167,7 @@ export class LevelEventLog implements EventLog {
       return { appended, duplicates };
     }
     if (maxIdTime !== this.#maxIdTime) batch.put(META + MAX_ID_TIME, Buffer.from(maxIdTime));
-    await batch.write();
+    await batch.write({ sync: this.#sync });
     this.#head = seq;
     this.#maxIdTime = maxIdTime;
     return { appended, duplicates };
@@ -193,7 +202,17 @@ export class LevelEventLog implements EventLog {
   }
 
   async setMeta(name: string, value: string): Promise<void> {
-    await this.#db.put(META + name, Buffer.from(value, 'utf8'));
+    await this.#db.put(META + name, Buffer.from(value, 'utf8'), { sync: this.#sync });
+  }
+
+  /**
+   * Makes the next append start after `seq`, leaving the seqs between the head and it unused.
+   * Only for a log found to have lost its tail (a projection's checkpoint is ahead of it): those
+   * seqs were handed out once, and something outside the log may still name them, so they are
+   * never handed out again. Nothing is written; the next append makes the new head durable.
+   */
+  skipTo(seq: number): void {
+    if (seq > this.#head) this.#head = seq;
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ import { logMigrations } from '../../../migrations/index.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { Envelope } from '../../events/envelope.js';
 import { stampProducer } from '../../events/stamp-producer.js';
+import { LogRepaired } from '../../events/log-events.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
 import type { Embedder } from '../../recall/embedders/embedder.js';
@@ -60,6 +61,34 @@ export interface EngineOptions {
   embedder?: EmbedderChoice;
   /** The skills reactors' settings: match threshold, curator, post-turn audit (see skillsFromEnv). Default: their defaults, no audit. */
   skills?: SkillsSetup;
+}
+
+/**
+ * A checkpoint ahead of the log's head means the log lost its tail (see ProjectionRunner.aheadOfLog);
+ * the lanes ahead already start over. The lost seqs are skipped, never reused: a memory's
+ * provenance, a reactor's cursor or a note in a file may name them, and must not come to name
+ * another event. The loss is recorded in the log itself, in the same synced append that makes
+ * the new head durable.
+ */
+async function recordLostTail(log: LevelEventLog, ahead: number, clock: Clock): Promise<void> {
+  if (ahead <= log.head) return;
+  const kept = log.head;
+  log.skipTo(ahead);
+  await log.append(stampProducer([{
+    id: `log-tail-lost:${log.id}:${kept + 1}-${ahead}`,
+    type: LogRepaired.type,
+    schemaVersion: LogRepaired.schemaVersion,
+    ts: clock.now().toISOString(),
+    session: '',
+    project: '',
+    data: {
+      lostFrom: kept + 1,
+      lostTo: ahead,
+      kept,
+      cause: 'tail-lost',
+      reason: `a projection had folded events up to seq ${ahead}, but the log ends at ${kept}: the disk lost writes it had confirmed (a power cut?)`,
+    },
+  }]));
 }
 
 /** What recall needs for its vector list (searchVectors): the table and the query embedder. */
@@ -159,6 +188,7 @@ export class Engine {
         afterSinkApplied: options.afterSinkApplied,
       });
       await runner.start();
+      if (write && log instanceof LevelEventLog) await recordLostTail(log, runner.aheadOfLog, options.clock);
       const reactors = new ReactorRunner({
         log,
         catalog,
