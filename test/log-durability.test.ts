@@ -1,4 +1,9 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { Level } from 'level';
+import { LevelEventLog } from '../src/log/level-event-log.js';
+import { seqKey } from '../src/log/event-codec.js';
+import { waitUntil } from './support/wait-until.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
@@ -102,4 +107,90 @@ describe('durable before deleted', () => {
     expect(walkFiles(h.paths.views)).toEqual(views);
     expect(statSync(h.paths.log).isDirectory()).toBe(true);
   });
+});
+
+/** A log of many events, closed and compacted into several table (.ldb) files. */
+async function bigLog(dir: string): Promise<void> {
+  const log = await LevelEventLog.open(dir);
+  const events = syntheticEvents({ sessions: 400, eventsPerSession: 100, seed: 5 });
+  for (let i = 0; i < events.length; i += 2000) await log.append(events.slice(i, i + 2000));
+  await log.close();
+  const db = new Level(dir);
+  await db.open();
+  await db.compactRange('\u0000', '\uffff');
+  await db.close();
+}
+
+/** 4 KB of random bytes over the middle of the log's largest table file. */
+function damageMiddle(dir: string): void {
+  const tables = readdirSync(dir).filter((name) => name.endsWith('.ldb')).map((name) => join(dir, name));
+  expect(tables.length).toBeGreaterThan(1);
+  const largest = tables.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  const fd = openSync(largest, 'r+');
+  writeSync(fd, randomBytes(4096), 0, 4096, Math.floor(statSync(largest).size / 2));
+  closeSync(fd);
+}
+
+/** Which seqs LevelDB itself gives back, one get each: the oracle for "readable". */
+async function readableSeqs(dir: string, head: number): Promise<Map<number, string>> {
+  const db = new Level<string, Uint8Array>(dir, { valueEncoding: 'view' });
+  await db.open();
+  const { EventCodec } = await import('../src/log/event-codec.js');
+  const codec = new EventCodec();
+  const found = new Map<number, string>();
+  for (let seq = 1; seq <= head; seq++) {
+    try {
+      const value = await db.get(`e:${seqKey(seq)}`);
+      if (value !== undefined) found.set(seq, codec.decode(seq, value).id);
+    } catch {
+      // in a damaged block
+    }
+  }
+  await db.close();
+  return found;
+}
+
+describe('a damaged log', () => {
+  it('is reported by doctor before any rebuild, is not written over, and repair keeps every readable event', async () => {
+    const h = home();
+    mkdirSync(h.paths.home, { recursive: true });
+    await bigLog(h.paths.log);
+    damageMiddle(h.paths.log);
+
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/✗ the log is damaged: seqs \d+–\d+ cannot be read .*run `engram log repair`/);
+    const verify = await runCli(['log', 'verify', '--json'], h.env);
+    expect(verify.code).toBe(1);
+    const check = JSON.parse(verify.stdout) as { readable: number; head: number; damaged: Array<{ from: number; to: number }> };
+    expect(check.damaged.length).toBeGreaterThan(0);
+
+    // A worker finds it too, says so, and takes nothing in: the hook's file waits in the spool.
+    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect(await waitUntil(() => existsSync(h.paths.logBroken))).toBe(true);
+    expect(readFileSync(h.paths.workerLog, 'utf8')).toMatch(/the log is damaged: seqs .* ingest stopped/);
+    const waiting = syntheticEvents({ sessions: 1, eventsPerSession: 1, seed: 99 })[0]!;
+    spool(h.paths.spoolNew, [waiting], 1_800_000_000_000_000);
+    expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+    expect(readdirSync(h.paths.spoolNew)).toHaveLength(1);
+    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(1);
+
+    const repair = await runCli(['log', 'repair'], h.env);
+    expect(repair.code, repair.stderr).toBe(0);
+    expect(existsSync(h.paths.logBroken)).toBe(false);
+    const old = readdirSync(h.paths.home).find((name) => name.startsWith('log.damaged-'));
+    expect(old).toBeDefined();
+    const readable = await readableSeqs(join(h.paths.home, old!), check.head);
+    expect(readable.size).toBe(check.readable);
+    expect((await runCli(['log', 'verify'], h.env)).code).toBe(0);
+    await drain(h.env);
+    const after = await dumpLog(h.env);
+    const bySeq = new Map(after.map((event) => [event.seq, event]));
+    for (const [seq, id] of readable) expect(bySeq.get(seq)?.id).toBe(id);
+    const repaired = after.filter((event) => event.type === 'LogRepaired');
+    expect(repaired.map((event) => [event.data.lostFrom, event.data.lostTo])).toEqual(check.damaged.map((range) => [range.from, range.to]));
+    expect(repaired[0]!.data.kept).toBe(check.readable);
+    // The spooled event came in after, past every seq the old log used.
+    expect(after.find((event) => event.id === waiting.id)!.seq).toBeGreaterThan(check.head);
+  }, 300_000);
 });

@@ -2,7 +2,8 @@ import { llmAvailable } from '../distill/llm-available.js';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
-import { describeError } from '../errors.js';
+import { describeError, isEngramError } from '../errors.js';
+import { describeDamage, isWhole } from '../log/log-check.js';
 import type { EngramPaths } from '../paths.js';
 import type { DoctorFacts } from '../workers/commands/doctor-facts.js';
 import { pingWorker } from '../workers/socket/worker-client.js';
@@ -26,17 +27,26 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
 
   say(true, describeVersion());
   const pong = await pingWorker(ctx.paths);
+  const broken = readBrokenMarker(ctx.paths);
+  if (broken) say(false, broken);
   if (pong) say(true, `the worker is running (pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}, since ${pong.startedAt}, log head ${pong.head})`);
+  else if (broken) say(false, 'no worker is running, and none will take hook events in until the log is repaired (`engram log repair`)');
   else say(true, 'no worker is running; the next hook starts one (or run `engram worker --detach`)');
 
   let facts: DoctorFacts | undefined;
   try {
     let json = '';
     const capture = new Writable({ write: (chunk, _enc, done) => ((json += chunk.toString()), done()) });
-    await runEngineCommand('doctor.facts', {}, { paths: ctx.paths, clock: ctx.clock, terminal: { stdout: capture, stderr: process.stderr } });
+    // With no worker running, doctor reads the log whole itself: a worker checks it at start.
+    await runEngineCommand('doctor.facts', { verify: !pong }, { paths: ctx.paths, clock: ctx.clock, terminal: { stdout: capture, stderr: process.stderr } });
     facts = JSON.parse(json) as DoctorFacts;
   } catch (err) {
-    say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
+    if (isEngramError(err, 'LOG_CORRUPT')) {
+      say(false, `the log at ${ctx.paths.log} does not open (${describeError(err)}): run \`engram log repair\` to keep every readable event in a new log (the old one is kept)`);
+    } else say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
+  }
+  if (facts?.logCheck && !isWhole(facts.logCheck)) {
+    say(false, `${describeDamage(facts.logCheck)}: run \`engram log repair\` to keep every readable event in a new log (the old one is kept); \`engram log verify\` says where`);
   }
 
   if (facts) {
@@ -109,6 +119,16 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
 
 export function renderFindings(findings: DoctorFinding[]): string {
   return `${findings.map((f) => `${f.info ? '-' : f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;
+}
+
+/** What the worker left in paths.logBroken (why the log is broken, what to run), if anything. */
+function readBrokenMarker(paths: EngramPaths): string | undefined {
+  try {
+    const text = readFileSync(paths.logBroken, 'utf8').trim();
+    return text === '' ? 'the log was found broken; run `engram log verify`' : text;
+  } catch {
+    return undefined;
+  }
 }
 
 function recentHookErrors(paths: EngramPaths, now: Date): { count: number; latest: string } {

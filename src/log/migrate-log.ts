@@ -148,6 +148,11 @@ export async function writeMigratedLog(
   }
 }
 
+/** Marks a log written beside the live one as checked whole, so `swapInMigratedLog` may put it in place. */
+export function markVerified(dir: string, note: string): void {
+  writeFileAtomic(join(dir, VERIFIED_MARK), `${note}\n`);
+}
+
 /** The steps of a swap, in order; a test may stop a swap after any of them, as a crash would. */
 export type SwapStep = 'old-log-moved' | 'new-log-moved' | 'mark-removed';
 

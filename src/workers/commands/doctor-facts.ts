@@ -9,6 +9,7 @@ import { FAILED, PENDING, type FailedSessions } from '../../projections/distill/
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
+import { isWhole, type LogCheck } from '../../log/log-check.js';
 
 export interface DoctorFacts {
   head: number;
@@ -22,15 +23,27 @@ export interface DoctorFacts {
   outputs: Array<{ projector: string; missing: string[]; edited: string[]; foreign: string[] }>;
   /** Sessions waiting for the distiller, and the latest it gave up on. */
   distill: { pending: number; failed: FailedSessions['latest'] };
+  /** When asked for (doctor with no worker running, whose own check covers it): the log read whole. */
+  logCheck?: LogCheck;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
 export const doctorFacts = defineCommand({
   name: 'doctor.facts',
   access: 'read',
-  args: z.object({}),
-  async run(engine, _args, output) {
-    const counts = await eventCounts(engine);
+  args: z.object({ verify: z.boolean().default(false) }),
+  async run(engine, args, output) {
+    // First, before anything reads the log: a damaged log is what doctor must say above all.
+    let logCheck = args.verify ? await engine.log.check() : undefined;
+    let counts: Awaited<ReturnType<typeof eventCounts>>;
+    try {
+      counts = await eventCounts(engine);
+    } catch (err) {
+      // The events the counts projection has not folded yet could not be read: say where.
+      logCheck ??= await engine.log.check();
+      if (isWhole(logCheck)) throw err;
+      counts = { total: 0, byType: {}, rejectedInputs: [] };
+    }
     const outputs: DoctorFacts['outputs'] = [];
     for (const name of engine.runner.names) {
       const found = { projector: name, missing: [] as string[], edited: [] as string[], foreign: [] as string[] };
@@ -42,6 +55,7 @@ export const doctorFacts = defineCommand({
       if (found.missing.length + found.edited.length + found.foreign.length > 0) outputs.push(found);
     }
     const facts: DoctorFacts = {
+      ...(logCheck ? { logCheck } : {}),
       head: engine.log.head,
       spool: spoolCounts(engine.paths),
       oldestPendingSeconds: oldestPending(engine.paths),
