@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import type { Envelope } from '../src/events/envelope.js';
-import { cliPath, drain, dumpLog, runCli, runCommand, useTempHomes, walkFiles } from './support/temp-home.js';
+import { cliPath, drain, dumpLog, runCli, runCommand, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const home = useTempHomes();
 const root = process.getuid?.() === 0;
@@ -192,5 +192,45 @@ describe('a damaged log', () => {
     expect(repaired[0]!.data.kept).toBe(check.readable);
     // The spooled event came in after, past every seq the old log used.
     expect(after.find((event) => event.id === waiting.id)!.seq).toBeGreaterThan(check.head);
+  }, 300_000);
+});
+
+describe('a log that will not open', () => {
+  it('is said in worker.log and by doctor, the prompt hook does not claim a save, and repair brings it back', async () => {
+    const h = home();
+    const events = syntheticEvents({ sessions: 2, eventsPerSession: 25, seed: 8 });
+    spool(h.paths.spoolNew, events, 1_700_000_000_000_000);
+    await drain(h.env);
+    // A garbled CURRENT: LevelDB no longer knows which manifest describes the log.
+    writeFileSync(join(h.paths.log, 'CURRENT'), randomBytes(40));
+
+    // As a hook starts it: the start lock taken first, the worker removes it whatever happens.
+    writeFileSync(h.paths.startLock, '');
+    const worker = await runCli(['worker'], h.env);
+    expect(worker.code).toBe(1);
+    expect(existsSync(h.paths.startLock)).toBe(false);
+    expect(readFileSync(h.paths.workerLog, 'utf8')).toMatch(/the log does not open .*run `engram log repair`/);
+    expect(existsSync(h.paths.logBroken)).toBe(true);
+
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/✗ the log does not open .*`engram log repair`/);
+    expect(doctor.stdout).toMatch(/✗ no worker is running, and none will take hook events in until the log is repaired/);
+    expect(doctor.stdout).not.toMatch(/the next hook starts one/);
+
+    const prompt = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app', hook_event_name: 'UserPromptSubmit', prompt: 'No, I told you to use pnpm, not npm!' };
+    const hook = await runHook('UserPromptSubmit', prompt, h.env);
+    expect(hook.code).toBe(0);
+    expect(hook.stdout).toMatch(/not yet saved: engram's log needs repair/);
+    expect(hook.stdout).not.toMatch(/saved to memory/);
+
+    const repair = await runCli(['log', 'repair'], h.env);
+    expect(repair.code, repair.stderr).toBe(0);
+    expect(repair.stdout).toMatch(/LevelDB salvaged it first/);
+    expect(existsSync(h.paths.logBroken)).toBe(false);
+    await drain(h.env);
+    const ids = new Set((await dumpLog(h.env)).map((event) => event.id));
+    expect(events.filter((event) => !ids.has(event.id))).toEqual([]);
+    expect((await dumpLog(h.env)).some((event) => event.type === 'PromptSubmitted')).toBe(true);
   }, 300_000);
 });

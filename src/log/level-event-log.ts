@@ -110,10 +110,17 @@ export class LevelEventLog implements EventLog {
       throw new EngramError('LOG_CORRUPT', `the log at ${location} does not open`, { cause });
     }
     const log = new LevelEventLog(db, options.durable ?? true);
-    for await (const key of db.keys({ gte: EVENT, lt: EVENT_END, reverse: true, limit: 1 })) {
-      log.#head = Number(key.slice(EVENT.length));
+    let stored: Uint8Array | undefined;
+    try {
+      for await (const key of db.keys({ gte: EVENT, lt: EVENT_END, reverse: true, limit: 1 })) {
+        log.#head = Number(key.slice(EVENT.length));
+      }
+      stored = await db.get(META + MAX_ID_TIME);
+    } catch (cause) {
+      // Opened, but its newest events or its metadata cannot be read (a truncated table).
+      await db.close().catch(() => undefined);
+      throw new EngramError('LOG_CORRUPT', `the log at ${location} does not open: its head cannot be read`, { cause });
     }
-    const stored = await db.get(META + MAX_ID_TIME);
     // A log that holds events but no record of their ids' times gets no shortcut: look up all.
     log.#maxIdTime = stored !== undefined ? Buffer.from(stored).toString('utf8') : log.#head > 0 ? ALL_TIMES : '';
     // A log made before logs had ids gets one now: its checkpoints (which carry none) are redone once.
