@@ -234,3 +234,54 @@ describe('a log that will not open', () => {
     expect((await dumpLog(h.env)).some((event) => event.type === 'PromptSubmitted')).toBe(true);
   }, 300_000);
 });
+
+/** Compacts a LevelDB directory (closed) into table files, then writes 4 KB of random bytes over the middle of its largest one. */
+async function compactAndDamage(dir: string): Promise<void> {
+  const db = new Level(dir);
+  await db.open();
+  await db.compactRange('\u0000', '\uffff');
+  await db.close();
+  const tables = readdirSync(dir).filter((name) => name.endsWith('.ldb')).map((name) => join(dir, name));
+  const largest = tables.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  const size = statSync(largest).size;
+  const fd = openSync(largest, 'r+');
+  writeSync(fd, randomBytes(Math.min(4096, Math.floor(size / 2))), 0, Math.min(4096, Math.floor(size / 2)), Math.floor(size / 4));
+  closeSync(fd);
+}
+
+describe('rebuild, aside then swapped', () => {
+  it('leaves the last good state and views in place when it fails on a damaged log', async () => {
+    const h = home();
+    spool(h.paths.spoolNew, syntheticEvents({ sessions: 10, eventsPerSession: 60, seed: 12 }), 1_700_000_000_000_000);
+    await drain(h.env);
+    const views = walkFiles(h.paths.views);
+    expect(Object.keys(views).length).toBeGreaterThan(0);
+    await compactAndDamage(h.paths.log);
+    const rebuild = await runCli(['rebuild'], h.env);
+    expect(rebuild.code).toBe(1);
+    expect(rebuild.stderr).toMatch(/the log is damaged: .*nothing was rebuilt/);
+    expect(walkFiles(h.paths.views)).toEqual(views);
+    expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.'))).toEqual([]);
+  }, 300_000);
+
+  it('heals a projection state that cannot be read whole with the command doctor names', async () => {
+    const h = home();
+    spool(h.paths.spoolNew, syntheticEvents({ sessions: 10, eventsPerSession: 60, seed: 13 }), 1_700_000_000_000_000);
+    await drain(h.env);
+    const views = walkFiles(h.paths.views);
+    await compactAndDamage(h.paths.state);
+    const doctor = await runCli(['doctor'], h.env);
+    expect(doctor.code).toBe(1);
+    const named = /cannot be read whole \(.*\): run `(engram rebuild)`/.exec(doctor.stdout);
+    expect(named, doctor.stdout).not.toBeNull();
+    const rebuild = await runCli(named![1]!.split(' ').slice(1), h.env);
+    expect(rebuild.code, rebuild.stderr).toBe(0);
+    const after = await runCli(['doctor'], h.env);
+    expect(after.stdout).toMatch(/✓ all \d+ projections are up to date/);
+    expect(after.stdout).not.toMatch(/cannot be read whole/);
+    expect(walkFiles(h.paths.views)).toEqual(views);
+    // The swapped-in state's records name the files where they now are: nothing is "gone" or "foreign".
+    expect(after.stdout).not.toMatch(/are gone|not written by engram/);
+    await drain(h.env);
+  }, 300_000);
+});

@@ -41,9 +41,13 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
     await runEngineCommand('doctor.facts', { verify: !pong }, { paths: ctx.paths, clock: ctx.clock, terminal: { stdout: capture, stderr: process.stderr } });
     facts = JSON.parse(json) as DoctorFacts;
   } catch (err) {
-    if (isEngramError(err, 'LOG_CORRUPT')) {
+    if (isEngramError(err, 'STATE_CORRUPT')) say(false, err.message);
+    else if (isEngramError(err, 'LOG_CORRUPT')) {
       say(false, `the log at ${ctx.paths.log} does not open (${describeError(err)}): run \`engram log repair\` to keep every readable event in a new log (the old one is kept)`);
     } else say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
+  }
+  if (facts?.stateDamage !== undefined) {
+    say(false, `the projection state at ${ctx.paths.state} cannot be read whole (${facts.stateDamage}): run \`engram rebuild\`, which builds it whole aside from the log and swaps it in`);
   }
   if (facts?.logCheck && !isWhole(facts.logCheck)) {
     say(false, `${describeDamage(facts.logCheck)}: run \`engram log repair\` to keep every readable event in a new log (the old one is kept); \`engram log verify\` says where`);
@@ -79,7 +83,7 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
       }
     }
     const healthy = facts.projectors.every((p) => !p.fault && !p.resetPending && !p.failing && p.failedRows.length === 0 && p.seq >= facts!.head);
-    if (healthy) say(true, `all ${facts.projectors.length} projections are up to date`);
+    if (healthy && facts.stateDamage === undefined) say(true, `all ${facts.projectors.length} projections are up to date`);
     for (const { projector, missing, edited, foreign } of facts.outputs) {
       if (missing.length > 0) {
         say(false, `${missing.length} file(s) that projection ${projector} wrote are gone (e.g. ${missing[0]}); \`engram rebuild --only ${projector}\` writes them again`);

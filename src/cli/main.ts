@@ -21,6 +21,7 @@ import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { repairLog } from './repair-log.js';
+import { rebuildAside } from './rebuild-aside.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
 import { refuseDoubleRecording } from './refuse-double-recording.js';
 import { describePurge, executePurge, planPurge } from './purge.js';
@@ -145,6 +146,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, terminal: Ter
     }
     case 'rebuild': {
       const { values } = parseArgs({ args: rest, options: { only: { type: 'string', multiple: true } } });
+      // Every projection: aside, then swapped in. One or a few: in place, by the engine.
+      if ((values.only ?? []).length === 0) return rebuildAside(ctx);
       return runEngineCommand('rebuild', { only: values.only ?? [] }, ctx);
     }
     case 'replay': {

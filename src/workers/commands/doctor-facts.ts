@@ -25,6 +25,8 @@ export interface DoctorFacts {
   distill: { pending: number; failed: FailedSessions['latest'] };
   /** When asked for (doctor with no worker running, whose own check covers it): the log read whole. */
   logCheck?: LogCheck;
+  /** Why the projection state (`state/`) cannot be read whole, when it cannot. */
+  stateDamage?: string;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
@@ -35,6 +37,24 @@ export const doctorFacts = defineCommand({
   async run(engine, args, output) {
     // First, before anything reads the log: a damaged log is what doctor must say above all.
     let logCheck = args.verify ? await engine.log.check() : undefined;
+    // A state that cannot be read whole: say so, and read nothing more from it.
+    const stateDamage = await engine.stateDamage();
+    if (stateDamage !== undefined) {
+      const facts: DoctorFacts = {
+        ...(logCheck ? { logCheck } : {}),
+        stateDamage,
+        head: engine.log.head,
+        spool: spoolCounts(engine.paths),
+        oldestPendingSeconds: oldestPending(engine.paths),
+        rejectedFiles: rejectedFiles(engine.paths),
+        rejectedInputs: { count: 0, latest: [] },
+        projectors: [],
+        outputs: [],
+        distill: { pending: 0, failed: [] },
+      };
+      await output.out(`${JSON.stringify(facts)}\n`);
+      return 0;
+    }
     let counts: Awaited<ReturnType<typeof eventCounts>>;
     try {
       counts = await eventCounts(engine);

@@ -187,7 +187,15 @@ export class Engine {
         clock: options.clock,
         afterSinkApplied: options.afterSinkApplied,
       });
-      await runner.start();
+      try {
+        await runner.start();
+      } catch (err) {
+        // A store that opens but cannot be read whole (a damaged table): name the remedy that
+        // works, a whole rebuild aside (`--only` would read it).
+        const damage = await store?.damage();
+        if (damage === undefined) throw err;
+        throw new EngramError('STATE_CORRUPT', `the projection state at ${paths.state} cannot be read whole (${damage}): run \`engram rebuild\`, which builds it whole aside from the log and swaps it in`, { cause: err });
+      }
       if (write && log instanceof LevelEventLog) await recordLostTail(log, runner.aheadOfLog, options.clock);
       const reactors = new ReactorRunner({
         log,
@@ -322,6 +330,11 @@ export class Engine {
       // Files behind a hook that is still writing, or named a little ahead: give them a moment.
       if (!progressed) await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  /** Why the projection state cannot be read whole, or undefined (also when there is none). */
+  stateDamage(): Promise<string | undefined> {
+    return this.#store?.damage() ?? Promise.resolve(undefined);
   }
 
   /** Waits for the projections and reactors that keepUp set going to finish. */

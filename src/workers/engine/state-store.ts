@@ -153,6 +153,40 @@ export class StateStore {
     return this.#db.close();
   }
 
+  /** Reads every entry once: why the store cannot be read whole, or undefined when it can. */
+  async damage(): Promise<string | undefined> {
+    try {
+      for await (const _entry of this.#db.iterator()) void _entry;
+      return undefined;
+    } catch (err) {
+      const cause = (err as { cause?: unknown }).cause;
+      return cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /**
+   * For a store built in another directory: every output record naming a file under `from`
+   * is moved to name the same file under `to`, so that once the directories are swapped the
+   * records name the files as they then are. The store must be this process's alone.
+   */
+  static async moveOutputPaths(dir: string, from: string, to: string): Promise<void> {
+    const db = new Level<string, Bytes>(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+    await db.open();
+    try {
+      const marker = `!${OUTPUT}${from}`;
+      const batch = db.batch();
+      for await (const [key, value] of db.iterator()) {
+        const at = key.indexOf(marker);
+        if (at < 0) continue;
+        batch.del(key);
+        batch.put(`${key.slice(0, at)}!${OUTPUT}${to}${key.slice(at + marker.length)}`, value);
+      }
+      await batch.write({ sync: true });
+    } finally {
+      await db.close();
+    }
+  }
+
   #decode(bytes: Bytes): unknown {
     try {
       return this.#packr.unpack(bytes);
