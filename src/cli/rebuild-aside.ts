@@ -63,6 +63,8 @@ export async function rebuildAside(ctx: EngineCommandContext): Promise<number> {
     }
     // The new state's records name its views where they were built; after the swap they are here.
     await StateStore.moveOutputPaths(fresh.state, fresh.views, paths.views);
+    // Reactors are not projections: a rebuild never made them start over, nor does this one.
+    await StateStore.copyReactorCursors(paths.state, fresh.state);
     // The swap. A crash between renames leaves no state (rebuilt whole on the next open: it is
     // derived) or no views (rewritten by that rebuild), never a mix of old and new.
     rmSync(old, { recursive: true, force: true });

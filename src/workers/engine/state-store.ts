@@ -165,6 +165,31 @@ export class StateStore {
   }
 
   /**
+   * Copies the reactors' cursors from the store at `from` into the one at `to` (both closed), so
+   * a store rebuilt aside does not make every reactor start over. Returns false, copying
+   * nothing, when `from` cannot be read: the reactors then start over, which their derived
+   * event ids make safe.
+   */
+  static async copyReactorCursors(from: string, to: string): Promise<boolean> {
+    if (!existsSync(join(from, 'CURRENT'))) return false;
+    const source = new Level<string, Bytes>(from, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+    const target = new Level<string, Bytes>(to, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+    try {
+      await source.open();
+      await target.open();
+      const entries: Array<[string, Bytes]> = [];
+      for await (const entry of source.iterator({ gte: '!reactors!', lt: '!reactors"' })) entries.push(entry);
+      await target.batch(entries.map(([key, value]) => ({ type: 'put' as const, key, value })), { sync: true });
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await source.close().catch(() => undefined);
+      await target.close().catch(() => undefined);
+    }
+  }
+
+  /**
    * For a store built in another directory: every output record naming a file under `from`
    * is moved to name the same file under `to`, so that once the directories are swapped the
    * records name the files as they then are. The store must be this process's alone.
