@@ -22,6 +22,11 @@ export interface EngramPaths {
   pidFile: string;
   /** Created exclusively by the one hook that starts the worker, so racing hooks start one. */
   startLock: string;
+  /**
+   * Present while the log is known damaged or unopenable: the worker writes why (and what to
+   * run), doctor shows it, and the prompt hook checks it with one stat before saying "saved".
+   */
+  logBroken: string;
   /** Projector state and checkpoints. */
   state: string;
   /** Projections that are not memory files (sessions, trace). */
@@ -59,6 +64,7 @@ export function resolvePaths(env: NodeJS.ProcessEnv = process.env): EngramPaths 
     socketDir,
     pidFile: join(home, 'worker.pid'),
     startLock: join(home, 'worker.starting'),
+    logBroken: join(home, 'log.broken'),
     state: join(home, 'state'),
     views: join(home, 'views'),
     claude,

@@ -6,8 +6,10 @@ import type { Correction } from './correction-detector.js';
  * prompt-injection defences), with the lesson quoted as data: cleanLesson has already taken out
  * double quotes, line breaks and markup, so the quote cannot be closed or escaped from inside.
  */
-export function correctionNotice(correction: Correction): string {
+export function correctionNotice(correction: Correction, logBroken = false): string {
   const what = correction.type === 'user' ? 'a fact about the user' : 'a lesson';
   const where = correction.scope === 'global' ? 'all projects' : 'this project';
-  return `engram noted ${what} for ${where}: "${correction.lesson}" (saved to memory).`;
+  // A log known damaged takes nothing in until repaired: the event waits in the spool, not in memory.
+  const fate = logBroken ? 'kept in the spool, not yet saved: engram\'s log needs repair, see `engram doctor`' : 'saved to memory';
+  return `engram noted ${what} for ${where}: "${correction.lesson}" (${fate}).`;
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
-import { describeError, describeForUser } from '../errors.js';
+import { describeError, describeForUser, isEngramError } from '../errors.js';
+import { describeDamage, isWhole } from '../log/log-check.js';
 import { readConfigFile } from '../config/config-file.js';
 import type { SettingsReport } from '../config/effective-settings.js';
 import { settingsReport } from '../config/settings-report.js';
@@ -30,17 +31,30 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
 
   say(true, describeVersion());
   const pong = await pingWorker(ctx.paths);
+  const broken = readBrokenMarker(ctx.paths);
+  if (broken) say(false, broken);
   if (pong) say(true, `the worker is running (pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}, since ${pong.startedAt}, log head ${pong.head})`);
+  else if (broken) say(false, 'no worker is running, and none will take hook events in until the log is repaired (`engram log repair`)');
   else say(true, 'no worker is running; the next hook starts one (or run `engram worker --detach`)');
 
   let facts: DoctorFacts | undefined;
   try {
     let json = '';
     const capture = new Writable({ write: (chunk, _enc, done) => ((json += chunk.toString()), done()) });
-    await runEngineCommand('doctor.facts', {}, { paths: ctx.paths, clock: ctx.clock, env: ctx.env, terminal: { stdout: capture, stderr: process.stderr } });
+    // With no worker running, doctor reads the log whole itself: a worker checks it at start.
+    await runEngineCommand('doctor.facts', { verify: !pong }, { paths: ctx.paths, clock: ctx.clock, env: ctx.env, terminal: { stdout: capture, stderr: process.stderr } });
     facts = JSON.parse(json) as DoctorFacts;
   } catch (err) {
-    say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
+    if (isEngramError(err, 'STATE_CORRUPT')) say(false, err.message);
+    else if (isEngramError(err, 'LOG_CORRUPT')) {
+      say(false, `the log at ${ctx.paths.log} does not open (${describeError(err)}): run \`engram log repair\` to keep every readable event in a new log (the old one is kept)`);
+    } else say(false, `the log at ${ctx.paths.log} could not be read: ${describeError(err)}`);
+  }
+  if (facts?.stateDamage !== undefined) {
+    say(false, `the projection state at ${ctx.paths.state} cannot be read whole (${facts.stateDamage}): run \`engram rebuild\`, which builds it whole aside from the log and swaps it in`);
+  }
+  if (facts?.logCheck && !isWhole(facts.logCheck)) {
+    say(false, `${describeDamage(facts.logCheck)}: run \`engram log repair\` to keep every readable event in a new log (the old one is kept); \`engram log verify\` says where`);
   }
 
   if (facts) {
@@ -85,7 +99,7 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
       }
     }
     const healthy = facts.projectors.every((p) => !p.fault && !p.resetPending && !p.failing && p.failedRows.length === 0 && p.seq >= facts!.head);
-    if (healthy) say(true, `all ${facts.projectors.length} projections are up to date`);
+    if (healthy && facts.stateDamage === undefined) say(true, `all ${facts.projectors.length} projections are up to date`);
     for (const { projector, missing, edited, foreign } of facts.outputs) {
       if (missing.length > 0) {
         say(false, `${missing.length} file(s) that projection ${projector} wrote are gone (e.g. ${missing[0]}); \`engram rebuild --only ${projector}\` writes them again`);
@@ -164,6 +178,16 @@ function llmFinding(running: SettingsReport): DoctorFinding[] {
 
 export function renderFindings(findings: DoctorFinding[]): string {
   return `${findings.map((f) => `${f.info ? '-' : f.ok ? '✓' : '✗'} ${f.text}`).join('\n')}\n`;
+}
+
+/** What the worker left in paths.logBroken (why the log is broken, what to run), if anything. */
+function readBrokenMarker(paths: EngramPaths): string | undefined {
+  try {
+    const text = readFileSync(paths.logBroken, 'utf8').trim();
+    return text === '' ? 'the log was found broken; run `engram log verify`' : text;
+  } catch {
+    return undefined;
+  }
 }
 
 function recentHookErrors(paths: EngramPaths, now: Date): { count: number; latest: string } {

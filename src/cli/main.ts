@@ -20,6 +20,8 @@ import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
+import { repairLog } from './repair-log.js';
+import { rebuildAside } from './rebuild-aside.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';
 import { refuseDoubleRecording } from './refuse-double-recording.js';
 import { describePurge, executePurge, planPurge } from './purge.js';
@@ -49,6 +51,8 @@ const USAGE = `engram — long-term memory for Claude Code
   engram worker stop [--timeout SECONDS] stop the worker; exit 1 if it has not stopped in time (default 15)
   engram log dump                        every event, one JSON object a line
   engram log stats [--json]              counts by type, total, spool pending and rejected
+  engram log verify [--json]             where the log is damaged, if it is (exit 1 when it is)
+  engram log repair                      a new log of every readable event, the old one kept; rebuilds
   engram rebuild [--only NAME]...        drop projections and replay the log
   engram replay --until SEQ|ISO --out DIR
                                          the projections as of that point, written under DIR
@@ -196,10 +200,17 @@ async function run(command: string | undefined, rest: string[], { given, env, pa
         const { values } = parseArgs({ args: flags, options: { json: { type: 'boolean', default: false } } });
         return runEngineCommand('log.stats', { json: values.json }, ctx);
       }
-      throw new EngramError('USAGE', 'engram log dump | engram log stats [--json]');
+      if (sub === 'verify') {
+        const { values } = parseArgs({ args: flags, options: { json: { type: 'boolean', default: false } } });
+        return runEngineCommand('log.verify', { json: values.json }, ctx);
+      }
+      if (sub === 'repair') return repairLog({ paths, clock, terminal });
+      throw new EngramError('USAGE', 'engram log dump | engram log stats [--json] | engram log verify [--json] | engram log repair');
     }
     case 'rebuild': {
       const { values } = parseArgs({ args: rest, options: { only: { type: 'string', multiple: true } } });
+      // Every projection: aside, then swapped in. One or a few: in place, by the engine.
+      if ((values.only ?? []).length === 0) return rebuildAside(ctx);
       return runEngineCommand('rebuild', { only: values.only ?? [] }, ctx);
     }
     case 'replay': {

@@ -76,7 +76,7 @@ export async function migrate(options: MigrateOptions): Promise<number> {
 }
 
 // Hooks start a worker only if they can create the start lock; keeping it fresh keeps them off.
-function holdStartLock(path: string): () => void {
+export function holdStartLock(path: string): () => void {
   try {
     closeSync(openSync(path, 'a'));
   } catch {
@@ -96,7 +96,7 @@ function holdStartLock(path: string): () => void {
   };
 }
 
-async function waitUntilGone(pid: number): Promise<void> {
+export async function waitUntilGone(pid: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
     try {
       process.kill(pid, 0);

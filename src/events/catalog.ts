@@ -12,6 +12,7 @@ import { transcriptEvents } from './transcript-events.js';
 import { recallEvents } from './recall-events.js';
 import { skillEvents } from './skill-events.js';
 import { backfillEvents } from './backfill-events.js';
+import { logEvents } from './log-events.js';
 
 type KnownDefinition =
   | (typeof hookEvents)[number]
@@ -21,7 +22,8 @@ type KnownDefinition =
   | (typeof transcriptEvents)[number]
   | (typeof recallEvents)[number]
   | (typeof skillEvents)[number]
-  | (typeof backfillEvents)[number];
+  | (typeof backfillEvents)[number]
+  | (typeof logEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -46,6 +48,7 @@ export const knownDefinitions: readonly EventDefinition[] = [
   ...recallEvents,
   ...skillEvents,
   ...backfillEvents,
+  ...logEvents,
 ];
 
 /**

@@ -27,6 +27,6 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 /** An event as the log holds it: the envelope plus its place in the log. */
 export interface StoredEnvelope extends Envelope {
-  /** Position in the log, from 1, gapless, assigned by the single writer. */
+  /** Position in the log, from 1, assigned by the single writer; gapless but where a LogRepaired event records seqs lost. */
   seq: number;
 }

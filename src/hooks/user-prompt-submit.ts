@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { mightBeCorrection } from '../capture/might-be-correction.js';
 import { correctionNotice } from '../capture/correction-notice.js';
@@ -29,7 +30,8 @@ const spec: HookSpec<typeof input, WorkerAnswer> = {
     if (mightBeCorrection(prompt)) {
       const { detectCorrection } = await import('../capture/correction-detector.js');
       const correction = detectCorrection(prompt);
-      if (correction) lines.push(`${correctionNotice(correction)}\n`);
+      // One stat, and only for a correction: the worker leaves this file while the log is broken.
+      if (correction) lines.push(`${correctionNotice(correction, existsSync(paths.logBroken))}\n`);
     }
     lines.push(await promptRecall(paths, event, eventTime(event.ts), early ?? Promise.resolve(undefined)));
     return lines.join('');

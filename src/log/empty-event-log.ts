@@ -1,6 +1,7 @@
 import { EngramError } from '../errors.js';
 import type { StoredEnvelope } from '../events/envelope.js';
 import type { AppendResult, EventLog } from './event-log.js';
+import type { LogCheck } from './log-check.js';
 
 /**
  * What a read-only command sees where no log exists yet: nothing. Opening the real log would
@@ -20,6 +21,10 @@ export class EmptyEventLog implements EventLog {
 
   async *read(): AsyncIterable<StoredEnvelope[]> {
     // no events
+  }
+
+  async check(): Promise<LogCheck> {
+    return { readable: 0, head: 0, damaged: [] };
   }
 
   async getMeta(): Promise<string | undefined> {

@@ -1,4 +1,5 @@
 import type { Envelope, StoredEnvelope } from '../events/envelope.js';
+import type { CheckOptions, LogCheck } from './log-check.js';
 
 export interface AppendResult {
   /** The events written, by id with the seq each was given, in order. */
@@ -19,7 +20,8 @@ export interface ReadOptions {
 /**
  * The append-only log: the only source of truth (DESIGN.md invariant 4). One writer appends;
  * events are numbered 1, 2, 3… without gaps; an id is stored at most once (invariant 5). This
- * is an interface so that a distributed log can carry it when one machine is outgrown.
+ * is an interface so that a distributed log can carry it when one machine is outgrown. The one
+ * exception to "without gaps": seqs a disk lost (see LogRepaired) stay unused, never reused.
  */
 export interface EventLog {
   /**
@@ -35,6 +37,8 @@ export interface EventLog {
   /** Which of these ids the log holds. */
   has(ids: readonly string[]): Promise<boolean[]>;
   read(options?: ReadOptions): AsyncIterable<StoredEnvelope[]>;
+  /** Reads every block of the log once and says which seqs cannot be read (see LogCheck). */
+  check(options?: CheckOptions): Promise<LogCheck>;
   /** Small named values that live with the log (applied migrations, creation time). */
   getMeta(name: string): Promise<string | undefined>;
   setMeta(name: string, value: string): Promise<void>;

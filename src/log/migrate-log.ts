@@ -9,6 +9,7 @@ import type { LogMigration } from '../events/define-log-migration.js';
 import { EventCodec } from './event-codec.js';
 import type { EventLog } from './event-log.js';
 import { LevelEventLog } from './level-event-log.js';
+import { appendKeepingSeqs } from './append-keeping-seqs.js';
 
 /** The log meta key listing the ids of the copy-transform migrations a log has been through. */
 export const APPLIED_META = 'migrations.applied';
@@ -106,9 +107,12 @@ export async function writeMigratedLog(
   rmSync(dir, { recursive: true, force: true });
   const target = await LevelEventLog.open(dir);
   try {
+    let copied = 0;
     for await (const batch of log.read({ batchSize: 2000 })) {
-      const rewritten = batch.map(({ seq: _seq, ...event }) => pending.reduce((e, m) => m.transform(e), event));
-      await target.append(rewritten);
+      const rewritten = batch.map(({ seq, ...event }) => ({ ...pending.reduce((e, m) => m.transform(e), event), seq }));
+      // At their seqs: seqs a lost tail or a repair left unused stay unused (see LogRepaired).
+      await appendKeepingSeqs(target, rewritten);
+      copied += batch.length;
       onProgress?.(batch[batch.length - 1]!.seq, log.head);
     }
     const original = log.read({ batchSize: 2000 })[Symbol.asyncIterator]();
@@ -125,8 +129,8 @@ export async function writeMigratedLog(
         checked++;
       }
     }
-    if (checked !== log.head || target.head !== log.head) {
-      throw new EngramError('MIGRATION_FAILED', `the migrated log holds ${target.head} events, the old one ${log.head}`);
+    if (checked !== copied || target.head !== log.head) {
+      throw new EngramError('MIGRATION_FAILED', `the migrated log holds ${checked} events up to seq ${target.head}, the old one ${copied} up to ${log.head}`);
     }
     const nowApplied = [...applied, ...pending.map((m) => m.id)];
     await target.setMeta(APPLIED_META, JSON.stringify(nowApplied));
@@ -142,6 +146,11 @@ export async function writeMigratedLog(
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** Marks a log written beside the live one as checked whole, so `swapInMigratedLog` may put it in place. */
+export function markVerified(dir: string, note: string): void {
+  writeFileAtomic(join(dir, VERIFIED_MARK), `${note}\n`);
 }
 
 /** The steps of a swap, in order; a test may stop a swap after any of them, as a crash would. */

@@ -43,6 +43,7 @@ export async function openAsOf(options: { log: EventLog; catalog: EventCatalog; 
       head,
       read: (read = {}) => live.read({ ...read, to: Math.min(read.to ?? head, head) }),
       has: (ids) => live.has(ids),
+      check: (check) => live.check(check),
       getMeta: (name) => live.getMeta(name),
       append: () => Promise.reject(new EngramError('USAGE', 'an as-of view is read-only')),
       setMeta: () => Promise.reject(new EngramError('USAGE', 'an as-of view is read-only')),

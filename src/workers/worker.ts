@@ -1,4 +1,5 @@
-import { mkdirSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, rmSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { describeDamage, isWhole } from '../log/log-check.js';
 import { appendRotated, WORKER_LOG_ROTATION } from '../append-rotated.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { BUILD_ID } from '../build-id.js';
@@ -43,6 +44,8 @@ export interface WorkerOptions {
   stopGraceMs?: number;
   /** The vectors projection's embedder. Default `off` (the CLI passes ENGRAM_EMBEDDER's, itself `use-lite` by default). */
   embedder?: EmbedderChoice;
+  /** How often what was appended since is read back to find a damaged block. Default 60,000 ms. */
+  verifyEveryMs?: number;
   /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
   skills?: EngineOptions['skills'];
   /** The settings it runs with and their sources, for `engram doctor` (see settingsReport). */
@@ -78,7 +81,20 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     process.stderr.write(`engram: ${foreignSocketAdvice(unsafe, paths)}\n`);
     return 1;
   }
-  const engine = await openWithRetry(options, log);
+  let engine: Engine | undefined;
+  try {
+    engine = await openWithRetry(options, log);
+  } catch (err) {
+    // A log that will not open halts everything: say why where people look, and let the next
+    // hook's worker try again (removing the start lock), rather than die without a word.
+    const why = isEngramError(err, 'LOG_CORRUPT')
+      ? `the log does not open (${describeError(err)}); run \`engram log repair\` to keep every readable event in a new log (the old one is kept)`
+      : `the worker could not start: ${describeError(err)}`;
+    log(why);
+    if (isEngramError(err, 'LOG_CORRUPT')) markLogBroken(paths, why);
+    rmSync(paths.startLock, { force: true });
+    return 1;
+  }
   if (!engine) {
     log('another process holds the log; exiting');
     return 0;
@@ -95,8 +111,33 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   let again = false;
   let waitTimer: NodeJS.Timeout | undefined;
   let lastProblems = '';
+  // Set once the log is found damaged: from then on nothing is ingested (spool files wait) and
+  // no projection advances, until `engram log repair`.
+  let broken = false;
+  let verifiedTo = 0;
+  // Nothing is ingested or projected before the first check has read the log whole.
+  let checked = false;
+  let lastVerify = Date.now();
+  const breakOn = (why: string): void => {
+    if (broken) return;
+    broken = true;
+    const text = `${why}; ingest stopped (hook events wait in the spool); run \`engram log repair\` to keep every readable event in a new log (the old one is kept)`;
+    log(text);
+    markLogBroken(paths, text);
+  };
+  const verifyLog = async (from: number): Promise<void> => {
+    lastVerify = Date.now();
+    const head = engine.log.head;
+    try {
+      const check = await engine.log.check({ from });
+      if (!isWhole(check)) breakOn(describeDamage(check));
+      else verifiedTo = Math.max(verifiedTo, head);
+    } catch (err) {
+      breakOn(`the log cannot be read whole: ${describeError(err)}`);
+    }
+  };
   const schedule = (): void => {
-    if (stopping) return;
+    if (stopping || broken || !checked) return;
     if (running) {
       again = true;
       return;
@@ -120,7 +161,9 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
           }
         } catch (err) {
           // One bad round (a full disk, a bad file) must not kill the worker; the next round retries.
-          log(`tick failed: ${describeError(err)}`);
+          // LevelDB's own "Corruption" is not one bad round: the log is damaged.
+          if (/Corruption/.test(describeError(err))) breakOn(`the log is damaged: ${describeError(err)}`);
+          else log(`tick failed: ${describeError(err)}`);
         }
       } while (again && !stopping);
       running = undefined;
@@ -159,10 +202,16 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     }
     void stop('config.json changed');
   };
+  const verifyEveryMs = options.verifyEveryMs ?? 60_000;
+  let verifying: Promise<void> | undefined;
   const poll = setInterval(() => {
     configChanged();
     // A reactor at work (a distillation in flight) is activity, though no hook has written.
     if (engine.reactors.busy) lastActivity = Date.now();
+    // What was appended since the last look is read back once, in the background.
+    if (!broken && !verifying && Date.now() - lastVerify >= verifyEveryMs && engine.log.head > verifiedTo) {
+      verifying = verifyLog(verifiedTo + 1).finally(() => (verifying = undefined));
+    }
     schedule();
     if (Date.now() - lastActivity > idleMs) void stop('idle');
   }, options.pollMs ?? 1000);
@@ -180,7 +229,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     watcher?.close();
     // Requests being answered finish (or are cut off after the grace period) while the round
     // that is running completes; neither may be left using the log once it closes.
-    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running, viewer?.then((v) => v.close(), () => undefined)]);
+    await Promise.all([server?.close(options.stopGraceMs ?? 2000), running, verifying, viewer?.then((v) => v.close(), () => undefined)]);
     // A reactor's slow run (an LLM call) is cut short, and done again by the next worker.
     engine.reactors.abort();
     await engine.settle();
@@ -245,6 +294,11 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     // not started by a hook
   }
   log(`started; build ${BUILD_ID}; log head ${engine.log.head}`);
+  // Read every block of the log once before taking anything in: a damaged log is never written
+  // over (an append or compaction over a damaged table spreads the damage), and doctor says so.
+  await verifyLog(1);
+  checked = true;
+  if (!broken) rmSync(paths.logBroken, { force: true });
   schedule();
   return stopped;
 }
@@ -265,6 +319,15 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
       said = true;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  }
+}
+
+/** The marker doctor shows and the prompt hook stats (paths.logBroken): why, and what to run. */
+function markLogBroken(paths: EngramPaths, why: string): void {
+  try {
+    writeFileAtomic(paths.logBroken, `${why}\n`);
+  } catch {
+    // worker.log already says it
   }
 }
 

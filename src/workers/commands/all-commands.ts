@@ -12,14 +12,14 @@ import { reconcileCommand } from './reconcile-command.js';
 import { rememberCommand } from './remember-command.js';
 import { timelineCommand } from './timeline-command.js';
 import { migratePlan } from './migrate-plan.js';
-import { logDump, logStats } from './log-commands.js';
+import { logDump, logStats, logVerify } from './log-commands.js';
 import { drain, rebuild, replay, status } from './projection-commands.js';
 import { backfillCommand } from './backfill-command.js';
 
 /** Every command that needs the log, by name. */
 export function engineCommands(): Map<string, EngineCommand<unknown>> {
   const commands = [
-    logDump, logStats, drain, rebuild, replay, status, doctorFacts, migratePlan,
+    logDump, logStats, logVerify, drain, rebuild, replay, status, doctorFacts, migratePlan,
     memoriesList, memoriesShow, memoriesPin, memoriesUnpin, memoriesForget, memoriesRestore, maintainCommand,
     routesList, routesAccept, routesDecline, distillCommand, graphBackfill, graphShow, importCommand, reconcileCommand,
     skillsSuggest, skillsAccept, skillsDecline, skillsCuratePlan, skillsCurate, memoriesReinforce,

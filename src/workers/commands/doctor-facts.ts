@@ -12,6 +12,7 @@ import type { SettingsReport } from '../../config/effective-settings.js';
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
 import { spoolCounts, type SpoolCounts } from './log-commands.js';
+import { isWhole, type LogCheck } from '../../log/log-check.js';
 
 export interface DoctorFacts {
   head: number;
@@ -33,15 +34,51 @@ export interface DoctorFacts {
   freeBytes: number | null;
   /** The settings of the process that answered (the worker's when one runs). */
   settings: SettingsReport | null;
+  /** When asked for (doctor with no worker running, whose own check covers it): the log read whole. */
+  logCheck?: LogCheck;
+  /** Why the projection state (`state/`) cannot be read whole, when it cannot. */
+  stateDamage?: string;
 }
 
 /** What `engram doctor` needs from the log and the spool, gathered where the log is held. */
 export const doctorFacts = defineCommand({
   name: 'doctor.facts',
   access: 'read',
-  args: z.object({}),
-  async run(engine, _args, output) {
-    const counts = await eventCounts(engine);
+  args: z.object({ verify: z.boolean().default(false) }),
+  async run(engine, args, output) {
+    // First, before anything reads the log: a damaged log is what doctor must say above all.
+    let logCheck = args.verify ? await engine.log.check() : undefined;
+    // A state that cannot be read whole: say so, and read nothing more from it.
+    const stateDamage = await engine.stateDamage();
+    if (stateDamage !== undefined) {
+      const facts: DoctorFacts = {
+        ...(logCheck ? { logCheck } : {}),
+        stateDamage,
+        head: engine.log.head,
+        spool: spoolCounts(engine.paths),
+        oldestPendingSeconds: oldestPending(engine.paths),
+        rejectedFiles: rejectedFiles(engine.paths),
+        rejectedInputs: { count: 0, latest: [] },
+        projectors: [],
+        outputs: [],
+        distill: { pending: 0, failed: [] },
+        lost: null,
+        lostPending: lostPending(engine.paths),
+        freeBytes: freeBytes(engine.paths),
+        settings: engine.settings ?? null,
+      };
+      await output.out(`${JSON.stringify(facts)}\n`);
+      return 0;
+    }
+    let counts: Awaited<ReturnType<typeof eventCounts>>;
+    try {
+      counts = await eventCounts(engine);
+    } catch (err) {
+      // The events the counts projection has not folded yet could not be read: say where.
+      logCheck ??= await engine.log.check();
+      if (isWhole(logCheck)) throw err;
+      counts = { total: 0, byType: {}, rejectedInputs: [] };
+    }
     const outputs: DoctorFacts['outputs'] = [];
     for (const name of engine.runner.names) {
       const found = { projector: name, missing: [] as string[], edited: [] as string[], foreign: [] as string[] };
@@ -53,6 +90,7 @@ export const doctorFacts = defineCommand({
       if (found.missing.length + found.edited.length + found.foreign.length > 0) outputs.push(found);
     }
     const facts: DoctorFacts = {
+      ...(logCheck ? { logCheck } : {}),
       head: engine.log.head,
       spool: spoolCounts(engine.paths),
       oldestPendingSeconds: oldestPending(engine.paths),

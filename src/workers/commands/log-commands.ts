@@ -5,6 +5,7 @@ import type { EngramPaths } from '../../paths.js';
 import { countNewerFiles } from '../ingest/count-newer-files.js';
 import { defineCommand } from './command.js';
 import { eventCounts } from './event-counts.js';
+import { describeDamage, isWhole } from '../../log/log-check.js';
 
 /** `engram log dump`: every event as stored, one JSON object a line, in log order. */
 export const logDump = defineCommand({
@@ -20,6 +21,23 @@ export const logDump = defineCommand({
       await output.out(text);
     }
     return 0;
+  },
+});
+
+/**
+ * `engram log verify`: reads and decodes every event and says where the log is damaged (which
+ * seqs cannot be read); exit 1 when it is.
+ */
+export const logVerify = defineCommand({
+  name: 'log.verify',
+  access: 'read',
+  args: z.object({ json: z.boolean().default(false) }),
+  async run(engine, args, output) {
+    const check = await engine.log.check({ decode: true });
+    if (args.json) await output.out(`${JSON.stringify(check)}\n`);
+    else if (isWhole(check)) await output.out(`the log is whole: ${check.readable} events read, head seq ${check.head}\n`);
+    else await output.out(`${describeDamage(check)}\n${check.damaged.map((r) => `  seqs ${r.from}–${r.to}: ${r.reason}`).join('\n')}\nrun \`engram log repair\` to keep every readable event in a new log (the old one is kept)\n`);
+    return isWhole(check) ? 0 : 1;
   },
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
@@ -17,6 +17,11 @@ export const drain = defineCommand({
   access: 'write',
   args: z.object({}),
   async run(engine, _args, output) {
+    // Never written over: a log found damaged takes nothing in until it is repaired.
+    if (existsSync(engine.paths.logBroken)) {
+      output.err(`not draining: ${readFileSync(engine.paths.logBroken, 'utf8').trim()}\n`);
+      return 1;
+    }
     const { text, code } = describeDrain(await engine.drain(), engine.log.head);
     output.err(text);
     return code;

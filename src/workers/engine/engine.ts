@@ -13,6 +13,7 @@ import { logMigrations } from '../../../migrations/index.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { Envelope } from '../../events/envelope.js';
 import { stampProducer } from '../../events/stamp-producer.js';
+import { LogRepaired } from '../../events/log-events.js';
 import type { EngramPaths } from '../../paths.js';
 import { allProjections } from '../../projections/all-projections.js';
 import type { Embedder } from '../../recall/embedders/embedder.js';
@@ -64,6 +65,34 @@ export interface EngineOptions {
   skills?: SkillsSetup;
   /** The settings this process runs with, for `engram doctor` (the worker's when it answers). */
   settings?: SettingsReport;
+}
+
+/**
+ * A checkpoint ahead of the log's head means the log lost its tail (see ProjectionRunner.aheadOfLog);
+ * the lanes ahead already start over. The lost seqs are skipped, never reused: a memory's
+ * provenance, a reactor's cursor or a note in a file may name them, and must not come to name
+ * another event. The loss is recorded in the log itself, in the same synced append that makes
+ * the new head durable.
+ */
+async function recordLostTail(log: LevelEventLog, ahead: number, clock: Clock): Promise<void> {
+  if (ahead <= log.head) return;
+  const kept = log.head;
+  log.skipTo(ahead);
+  await log.append(stampProducer([{
+    id: `log-tail-lost:${log.id}:${kept + 1}-${ahead}`,
+    type: LogRepaired.type,
+    schemaVersion: LogRepaired.schemaVersion,
+    ts: clock.now().toISOString(),
+    session: '',
+    project: '',
+    data: {
+      lostFrom: kept + 1,
+      lostTo: ahead,
+      kept,
+      cause: 'tail-lost',
+      reason: `a projection had folded events up to seq ${ahead}, but the log ends at ${kept}: the disk lost writes it had confirmed (a power cut?)`,
+    },
+  }]));
 }
 
 /** What recall needs for its vector list (searchVectors): the table and the query embedder. */
@@ -164,7 +193,16 @@ export class Engine {
         clock: options.clock,
         afterSinkApplied: options.afterSinkApplied,
       });
-      await runner.start();
+      try {
+        await runner.start();
+      } catch (err) {
+        // A store that opens but cannot be read whole (a damaged table): name the remedy that
+        // works, a whole rebuild aside (`--only` would read it).
+        const damage = await store?.damage();
+        if (damage === undefined) throw err;
+        throw new EngramError('STATE_CORRUPT', `the projection state at ${paths.state} cannot be read whole (${damage}): run \`engram rebuild\`, which builds it whole aside from the log and swaps it in`, { cause: err });
+      }
+      if (write && log instanceof LevelEventLog) await recordLostTail(log, runner.aheadOfLog, options.clock);
       const reactors = new ReactorRunner({
         log,
         catalog,
@@ -306,6 +344,11 @@ export class Engine {
       // Files behind a hook that is still writing, or named a little ahead: give them a moment.
       if (!progressed) await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  }
+
+  /** Why the projection state cannot be read whole, or undefined (also when there is none). */
+  stateDamage(): Promise<string | undefined> {
+    return this.#store?.damage() ?? Promise.resolve(undefined);
   }
 
   /** Waits for the projections and reactors that keepUp set going to finish. */

@@ -120,6 +120,7 @@ export class ProjectionRunner {
   readonly #options: RunnerOptions;
   readonly #lanes = new Map<string, Lane>();
   readonly #windows: WindowReader;
+  #aheadOfLog = 0;
 
   constructor(options: RunnerOptions) {
     this.#options = options;
@@ -145,7 +146,10 @@ export class ProjectionRunner {
       else if (stored.logId !== log.id) resetPending = { reason: `its checkpoint is of another log (${stored.logId || 'none'}, now ${log.id})`, note: true };
       else if (stored.projectorVersion !== projector.projectorVersion) {
         resetPending = { reason: `its projectorVersion changed from ${stored.projectorVersion} to ${projector.projectorVersion}`, note: true };
-      } else if (stored.seq > log.head) resetPending = { reason: `its checkpoint (seq ${stored.seq}) is ahead of the log (head ${log.head})`, note: true };
+      } else if (stored.seq > log.head) {
+        resetPending = { reason: `its checkpoint (seq ${stored.seq}) is ahead of the log (head ${log.head}): the log lost its tail`, note: true };
+        this.#aheadOfLog = Math.max(this.#aheadOfLog, stored.seq);
+      }
       const failures = laneStore ? await laneStore.failures() : [];
       this.#lanes.set(projector.name, {
         projection,
@@ -167,6 +171,16 @@ export class ProjectionRunner {
       });
       if (laneStore && !resetPending) await laneStore.clearStale();
     }
+  }
+
+  /**
+   * The highest checkpoint of this log found ahead of its head when started, else 0. A
+   * checkpoint is only written after the events it covers were synced to the log, so one ahead
+   * is proof the log lost its tail (the disk lost writes it had confirmed), and a floor for the
+   * next seq: the lost seqs were seen, so they are never handed out again.
+   */
+  get aheadOfLog(): number {
+    return this.#aheadOfLog;
   }
 
   get names(): string[] {
@@ -369,9 +383,12 @@ export class ProjectionRunner {
     let seq = lane.checkpoint.seq;
     let failed: { slot: WindowSlot; error: unknown } | undefined;
     while (seq < end && !failed) {
+      // The read covers seq + 1..last, where its window (aligned on CHUNK) or the log ends.
+      const last = Math.min(Math.floor(seq / CHUNK) * CHUNK + CHUNK, end);
       const slots = await this.#windows.read(seq + 1, end, CHUNK);
-      if (slots.length === 0) break;
       for (const slot of slots) {
+        // A seq a lost tail left unused (see LogRepaired) holds no event.
+        if (slot === undefined) continue;
         if (lane.handles.has(slot.raw.type)) {
           let changes: readonly RowChange<unknown>[];
           try {
@@ -388,6 +405,7 @@ export class ProjectionRunner {
         }
         seq = slot.raw.seq;
       }
+      if (!failed) seq = last;
     }
     if (seq === lane.checkpoint.seq && !failed) return false;
     // Even when an event could not be folded, those before it count: the lane stops right there.

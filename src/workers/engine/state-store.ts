@@ -70,6 +70,9 @@ const FAILURE = 'x:';
 
 type Bytes = Uint8Array;
 
+/** The sublevels a rebuild aside carries over from the old store: they are not projections. */
+const CARRIED_OVER = ['reactors', 'owned'] as const;
+
 function sublevelOf(db: Level<string, Bytes>, name: string) {
   return db.sublevel<string, Bytes>(name, { keyEncoding: 'utf8', valueEncoding: 'view' });
 }
@@ -159,6 +162,69 @@ export class StateStore {
 
   close(): Promise<void> {
     return this.#db.close();
+  }
+
+  /** Reads every entry once: why the store cannot be read whole, or undefined when it can. */
+  async damage(): Promise<string | undefined> {
+    try {
+      for await (const _entry of this.#db.iterator()) void _entry;
+      return undefined;
+    } catch (err) {
+      const cause = (err as { cause?: unknown }).cause;
+      return cause instanceof Error ? cause.message : err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  /**
+   * Copies the parts of the store at `from` that are not projections (the reactors' cursors and
+   * the ownership ledger) into the store at `to` (both closed; `to` is created when missing), so
+   * a store rebuilt aside neither makes every reactor start over nor forgets which files outside
+   * ENGRAM_HOME engram wrote. Returns false, copying nothing, when `from` cannot be read: the
+   * reactors then start over, which their derived event ids make safe, and a file with no record
+   * is engram's only when it equals a fresh render (src/ownership).
+   */
+  static async copyCarriedOver(from: string, to: string): Promise<boolean> {
+    if (!existsSync(join(from, 'CURRENT'))) return false;
+    const source = new Level<string, Bytes>(from, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+    const target = new Level<string, Bytes>(to, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    try {
+      await source.open();
+      await target.open();
+      const entries: Array<[string, Bytes]> = [];
+      for (const name of CARRIED_OVER) {
+        for await (const entry of source.iterator({ gte: `!${name}!`, lt: `!${name}"` })) entries.push(entry);
+      }
+      await target.batch(entries.map(([key, value]) => ({ type: 'put' as const, key, value })), { sync: true });
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await source.close().catch(() => undefined);
+      await target.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * For a store built in another directory: every output record naming a file under `from`
+   * is moved to name the same file under `to`, so that once the directories are swapped the
+   * records name the files as they then are. The store must be this process's alone.
+   */
+  static async moveOutputPaths(dir: string, from: string, to: string): Promise<void> {
+    const db = new Level<string, Bytes>(dir, { keyEncoding: 'utf8', valueEncoding: 'view', createIfMissing: false });
+    await db.open();
+    try {
+      const marker = `!${OUTPUT}${from}`;
+      const batch = db.batch();
+      for await (const [key, value] of db.iterator()) {
+        const at = key.indexOf(marker);
+        if (at < 0) continue;
+        batch.del(key);
+        batch.put(`${key.slice(0, at)}!${OUTPUT}${to}${key.slice(at + marker.length)}`, value);
+      }
+      await batch.write({ sync: true });
+    } finally {
+      await db.close();
+    }
   }
 
   #decode(bytes: Bytes): unknown {
