@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
+import { describeJsonError } from '../../describe-json-error.js';
 import { EngramError, isEngramError } from '../../errors.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { describeIssues } from '../../events/describe-issues.js';
@@ -203,7 +204,7 @@ export function readSpoolFile(catalog: EventCatalog, path: string): { envelope: 
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new EngramError('SPOOL_FILE_INVALID', describeJsonError(cause, text.length), { cause });
+    throw new EngramError('SPOOL_FILE_INVALID', describeJsonError(cause, text), { cause });
   }
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
@@ -247,19 +248,6 @@ export function readRegularFile(path: string): Buffer {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Where and what kind of JSON error, never the message itself: V8's messages quote the input
- * (`Unexpected token 'r', "root:x:0:0:"... is not valid JSON`).
- */
-function describeJsonError(err: unknown, length: number): string {
-  const message = err instanceof Error ? err.message : '';
-  if (length === 0) return 'not JSON: the file is empty';
-  if (/end of JSON input|Unterminated/i.test(message)) return `not JSON: it ends before its JSON does (${length} characters; a torn write?)`;
-  const at = /position (\d+)/.exec(message)?.[1];
-  const what = /Unexpected token/i.test(message) ? 'an unexpected character' : 'invalid';
-  return at === undefined ? `not JSON: ${what} (${length} characters)` : `not JSON: ${what} at character ${at} of ${length}`;
 }
 
 /**
