@@ -1,3 +1,4 @@
+import { describeIssues } from '../events/describe-issues.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -104,6 +105,6 @@ function readBatch(path: string): BatchEntry[] {
       return [{ number: i + 1, error: 'not JSON' }];
     }
     const parsed = batchLine.safeParse(json);
-    return parsed.success ? [parsed.data] : [{ number: i + 1, error: `expected {id, text, project}: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` }];
+    return parsed.success ? [parsed.data] : [{ number: i + 1, error: `expected {id, text, project}: ${describeIssues(parsed.error)}` }];
   });
 }

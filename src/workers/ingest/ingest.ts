@@ -7,6 +7,7 @@ import type { EventCatalog } from '../../events/catalog.js';
 import { describeIssues } from '../../events/describe-issues.js';
 import { envelopeSchema, type Envelope } from '../../events/envelope.js';
 import { spoolFileMicros } from '../../hooks/spool-file-name.js';
+import { redactText } from '../../redaction/redact.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
 
@@ -335,7 +336,8 @@ function removeIngested(memory: IngestMemory, entry: Entry, report: IngestReport
 function reject(paths: EngramPaths, memory: IngestMemory, entry: Entry, reason: string, report: IngestReport, problems: Set<string>): void {
   const reasonPath = join(paths.spoolRejected, `${entry.name}.reason`);
   try {
-    writeFileAtomic(reasonPath, `${reason}\n`);
+    // Reasons say what and where, never what the file said; redacted all the same.
+    writeFileAtomic(reasonPath, `${redactText(reason)}\n`);
     renameSync(join(entry.dir, entry.name), join(paths.spoolRejected, entry.name));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
