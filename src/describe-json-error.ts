@@ -10,7 +10,10 @@ export function describeJsonError(err: unknown, text: string): string {
   if (length === 0 || text.trim() === '') return 'not JSON: it is empty';
   const at = /at position (\d+)/.exec(message)?.[1];
   const where = at === undefined ? ` (${length} characters)` : ` at character ${at} of ${length}`;
-  if (/end of JSON input/i.test(message)) return `not JSON: it ends before its JSON does (${length} characters; cut short?)`;
+  // A string still open where the text stops is the text cut short (a torn write), as is an end
+  // before the JSON's own.
+  const cut = /Unterminated string/i.test(message) && (at === undefined || Number(at) >= length - 1);
+  if (cut || /end of JSON input/i.test(message)) return `not JSON: it ends before its JSON does (${length} characters; cut short?)`;
   if (/Unterminated string/i.test(message)) return `not JSON: a string is never closed${where}`;
   if (/non-whitespace character after JSON/i.test(message)) return `not JSON: more text after the JSON value${where}`;
   if (/control character/i.test(message)) return `not JSON: a control character inside a string${where}`;
