@@ -117,7 +117,7 @@ async function bigLog(dir: string): Promise<void> {
   await log.close();
   const db = new Level(dir);
   await db.open();
-  await db.compactRange('\u0000', '\uffff');
+  await (db as unknown as { compactRange(a: string, b: string): Promise<void> }).compactRange('\u0000', '\uffff');
   await db.close();
 }
 
@@ -239,7 +239,7 @@ describe('a log that will not open', () => {
 async function compactAndDamage(dir: string): Promise<void> {
   const db = new Level(dir);
   await db.open();
-  await db.compactRange('\u0000', '\uffff');
+  await (db as unknown as { compactRange(a: string, b: string): Promise<void> }).compactRange('\u0000', '\uffff');
   await db.close();
   const tables = readdirSync(dir).filter((name) => name.endsWith('.ldb')).map((name) => join(dir, name));
   const largest = tables.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;

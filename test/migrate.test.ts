@@ -8,6 +8,7 @@ import { defineLogMigration } from '../src/events/define-log-migration.js';
 import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { APPLIED_META, finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigratedLog } from '../src/log/migrate-log.js';
+import { appendAsOlderEngram } from './support/older-log.js';
 import { drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
@@ -29,8 +30,8 @@ describe('engram migrate', () => {
   it('says what it would change, then rewrites the log through the new rules, keeping the old one', async () => {
     const h = tempHome();
     homes.push(h);
+    await appendAsOlderEngram(h.paths.log, oldEvents);
     const log = await LevelEventLog.open(h.paths.log);
-    await log.append(oldEvents);
     await log.close();
 
     const plan = await runCli(['migrate', '--dry-run'], h.env);
@@ -63,12 +64,12 @@ describe('engram migrate', () => {
   it('takes out what the second pass of the rules recognises from a log the first pass already migrated (0003)', async () => {
     const h = tempHome();
     homes.push(h);
-    const log = await LevelEventLog.open(h.paths.log);
-    await log.append([
+    await appendAsOlderEngram(h.paths.log, [
       { ...base, id: 'old-000000021', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'sshpass -p Hunt3rFAKE ssh deploy@web1', ok: true } },
       { ...base, id: 'old-000000022', type: 'PromptSubmitted', schemaVersion: 2, data: { prompt: 'my password is Sunshine42FAKE', chars: 29, truncated: false } },
       { ...base, id: 'old-000000023', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'AWS_REGION=eu-west-1 aws s3 ls', ok: true } },
     ]);
+    const log = await LevelEventLog.open(h.paths.log);
     await log.setMeta(APPLIED_META, JSON.stringify(['0002-redact-with-current-rules']));
     await log.close();
     const plan = await runCli(['migrate', '--dry-run'], h.env);
@@ -92,11 +93,11 @@ describe('engram migrate', () => {
     const pointer = `${'ls '.repeat(65)}pw=x1`;
     const prompt = `${'lorem ipsum '.repeat(1700).slice(0, PROMPT_CAP - 9)}token: th`;
     expect([pointer.length, prompt.length]).toEqual([POINTER_CAP, PROMPT_CAP]);
-    const log = await LevelEventLog.open(h.paths.log);
-    await log.append([
+    await appendAsOlderEngram(h.paths.log, [
       { ...base, id: 'old-000000011', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: pointer, ok: true } },
       { ...base, id: 'old-000000012', type: 'PromptSubmitted', schemaVersion: 2, data: { prompt, chars: 25_000, truncated: true } },
     ]);
+    const log = await LevelEventLog.open(h.paths.log);
     await log.close();
 
     const plan = await runCli(['migrate', '--dry-run'], h.env);
@@ -113,12 +114,12 @@ describe('engram migrate', () => {
   it('a dry run fails where the run would: an event the migrated log could not read', async () => {
     const h = tempHome();
     homes.push(h);
-    const log = await LevelEventLog.open(h.paths.log);
-    await log.append([
+    await appendAsOlderEngram(h.paths.log, [
       ...oldEvents,
       // Over the cap: stored by a hook that did not check it.
       { ...base, id: 'old-000000005', type: 'ToolCalled', schemaVersion: 1, data: { tool: 'Bash', input: 'x'.repeat(POINTER_CAP + 50), ok: true } },
     ]);
+    const log = await LevelEventLog.open(h.paths.log);
     await log.close();
     const plan = await runCli(['migrate', '--dry-run'], h.env);
     const run = await runCli(['migrate'], h.env);
@@ -133,8 +134,8 @@ describe('engram migrate', () => {
   it('planMigrations rejects a migration that breaks an event, as writeMigratedLog would', async () => {
     const h = tempHome();
     homes.push(h);
+    await appendAsOlderEngram(h.paths.log, oldEvents);
     const log = await LevelEventLog.open(h.paths.log);
-    await log.append(oldEvents);
     const grows = defineLogMigration({
       id: '9999-grows-pointers',
       description: 'a careless migration',
@@ -158,8 +159,8 @@ describe('engram migrate', () => {
   it('removes the old log only when asked, after the new one is in place', async () => {
     const h = tempHome();
     homes.push(h);
+    await appendAsOlderEngram(h.paths.log, oldEvents);
     const log = await LevelEventLog.open(h.paths.log);
-    await log.append(oldEvents);
     await log.close();
     const run = await runCli(['migrate', '--discard-old'], h.env);
     expect(run.code, run.stderr).toBe(0);
@@ -171,8 +172,8 @@ describe('engram migrate', () => {
     for (const step of ['old-log-moved', 'new-log-moved', 'mark-removed'] as const) {
       const h = tempHome();
       homes.push(h);
+      await appendAsOlderEngram(h.paths.log, oldEvents);
       const log = await LevelEventLog.open(h.paths.log);
-      await log.append(oldEvents);
       const oldId = log.id;
       await writeMigratedLog(log, h.paths.log, logMigrations, defaultCatalog());
       await log.close();

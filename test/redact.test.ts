@@ -63,6 +63,23 @@ describe('redactText', () => {
     expect(redactText(text)).toBe(text);
   });
 
+  it('leaves no part of a secret after a key id or glued to its own separators (issue 18)', () => {
+    const cases: Array<[string, string]> = [
+      ['key id AKIAIOSFODNN7EXAMPLE, secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'key id [REDACTED:aws-key], secret [REDACTED:aws-secret]'],
+      ['here are my keys: AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'here are my keys: [REDACTED:aws-key] [REDACTED:aws-secret]'],
+      ['"private_key_id": "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a",', '"private_key_id": "[REDACTED:assignment]",'],
+      ['password=Xk9;mQz7#vL2', 'password=[REDACTED:assignment]'],
+      ['PASSWORD=Xk9&mQz7vL2', 'PASSWORD=[REDACTED:env]'],
+      ['db password: pa(ss)W0rd99', 'db password: [REDACTED:assignment]'],
+      ['password=Xk9;mQz7#vL2; echo done', 'password=[REDACTED:assignment]; echo done'],
+      ['?password=Xk9mQz7vL2&user=bob', '?password=[REDACTED:assignment]&user=bob'],
+    ];
+    for (const [text, expected] of cases) {
+      expect(redactText(text), text).toBe(expected);
+      expect(redactText(expected), text).toBe(expected);
+    }
+  });
+
   it('keeps the non-secret part around each secret readable', () => {
     const cases: Array<[string, string]> = [
       ['Authorization: Bearer 9f8e7d6c5b4a3928FAKE', 'Authorization: Bearer [REDACTED:bearer]'],
@@ -381,7 +398,7 @@ describe('inputs built to make patterns backtrack', () => {
       '-u a:', 'authorization: x ', 'Cookie: ', 'AKIA', '[REDACTED:env]', '--token ', '<password>',
       `${'x'.repeat(90)}_token `, '-----BEGIN RSA PRIVATE KEY-----', 'mysql -p', 'docker login -p ', 'a:b@c.d ',
       'the password is ', 'machine a login b password ', 'echo x | ', 'localhost:5432:a:b:', '密码：', 'Passwort: ',
-      'auth=("a", ', 'A'.repeat(24), '1234567890:', 'password: a b c ', 'PuTTY-User-Key-File-2: ', 'with password ',
+      'auth=("a", ', 'A'.repeat(24), '1234567890:', 'AKIAIOSFODNN7EXAMPLE ', '[REDACTED:aws-key] ', 'password=a;', 'PASSWORD=a&', 'password: a(b)', 'password: a b c ', 'PuTTY-User-Key-File-2: ', 'with password ',
     ];
     const text = units.map((u) => fill(u, 4096)).join('\n');
     const out = redactText(text);

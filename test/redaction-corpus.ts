@@ -45,6 +45,7 @@ const XOXP = 'xoxp-1234567890123-1234567890123-1234567890123-fakefakefakefakefak
 const AKIA = 'AKIAIOSFODNN7EXAMPLE';
 const ASIA = 'ASIAFAKE7EXAMPLE0000';
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+const GCP_KEY_ID = '3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a';
 const AWS_SESSION = 'IQoJb3JpZ2luX2VjEFAKEaCXVzLWVhc3QtMSJHMEUCIQDfakeEXAMPLEtokenValue0123456789abcdefFAKE==';
 const GOOGLE = 'AIzaSyFAKE-0123456789abcdefGHIJKLMNOPq';
 const STRIPE = 'sk_live_FAKE51HqLyjWDarjtT1zdp7dcEXAMPLE00';
@@ -172,6 +173,55 @@ export const writtenSecretCases: SecretCase[] = [
     where: 'command',
     text: `export AWS_ACCESS_KEY_ID=${ASIA} AWS_SECRET_ACCESS_KEY=${AWS_SECRET} AWS_SESSION_TOKEN=${AWS_SESSION}; aws s3 ls`,
     secrets: [ASIA, AWS_SECRET, AWS_SESSION],
+  },
+  {
+    name: 'AWS key id and secret in a sentence, the secret after the id',
+    shape: 'aws-secret-after-key-id',
+    where: 'prompt',
+    text: `use key id ${AKIA}, secret ${AWS_SECRET} for the staging bucket`,
+    secrets: [AKIA, AWS_SECRET],
+  },
+  {
+    name: 'AWS key pair pasted bare after a colon, in a failed command',
+    shape: 'aws-secret-after-key-id',
+    where: 'error',
+    text: `deploy failed; here are my keys: ${ASIA} ${AWS_SECRET}`,
+    secrets: [ASIA, AWS_SECRET],
+  },
+  {
+    name: 'AWS key pair on two lines of a prompt',
+    shape: 'aws-secret-after-key-id',
+    where: 'prompt',
+    text: `the CI user is\n${AKIA}\n${AWS_SECRET}\nwhy is it denied?`,
+    secrets: [AKIA, AWS_SECRET],
+  },
+  {
+    name: 'GCP service account key file in a tool input',
+    shape: 'gcp-service-account-key',
+    where: 'tool-input',
+    text: `{\n  "type": "service_account",\n  "project_id": "acme-prod",\n  "private_key_id": "${GCP_KEY_ID}",\n  "client_email": "ci@acme-prod.iam.gserviceaccount.com"\n}`,
+    secrets: [GCP_KEY_ID],
+  },
+  {
+    name: 'password with a semicolon glued inside it',
+    shape: 'password-with-separators',
+    where: 'prompt',
+    text: 'the app logs in with password=Xk9;mQz7#vL2 on staging',
+    secrets: ['Xk9;mQz7#vL2'],
+  },
+  {
+    name: 'PASSWORD variable with an ampersand glued inside it',
+    shape: 'password-with-separators',
+    where: 'command',
+    text: 'PASSWORD=Xk9&mQz7vL2 ./migrate.sh',
+    secrets: ['Xk9&mQz7vL2'],
+  },
+  {
+    name: 'password with parentheses inside it, after a colon',
+    shape: 'password-with-separators',
+    where: 'prompt',
+    text: 'db password: pa(ss)W0rd99',
+    secrets: ['pa(ss)W0rd99'],
   },
   {
     name: 'AWS key id alone in an error',
@@ -517,6 +567,12 @@ export const writtenBenignCases: BenignCase[] = [
     text: "src/auth/token-store.ts:42:7 - error TS2345: Argument of type 'string' is not assignable to parameter of type 'Token'.",
   },
   { name: 'token from a function call', text: 'const token = getToken();' },
+  { name: 'a key read through a chain of calls', text: 'const apiKey=config.get(name).trim();' },
+  { name: 'a password read by a call, statement ends', text: 'password=readPassword();next()' },
+  { name: 'a list of settings glued by semicolons', text: 'Server=db.acme.dev;Port=5432;Password=$DB_PASSWORD;Database=orders' },
+  { name: 'a query string after a token reference', text: 'curl "https://api.acme.dev/v1/items?token=$API_TOKEN&page=2&limit=50"' },
+  { name: 'an AWS key id and the git commit that rotated it', text: 'rotated [REDACTED:aws-key] in 3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a, see the runbook' },
+  { name: 'a GCP key file that names its fields only', text: 'a service account file has "type", "project_id", "private_key_id", "private_key" and "client_email"' },
   { name: 'tokenizer', text: 'const tokenizer = new Tokenizer({ lowercase: true, maxTokens: 512 });' },
   {
     name: 'keyof and a key parameter',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { recallIndexViewPath } from '../projections/view-paths.js';
+import { describeIssues } from '../events/describe-issues.js';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
@@ -123,6 +124,6 @@ function readBatch(path: string): BatchEntry[] {
       return [{ number: i + 1, error: 'not JSON' }];
     }
     const parsed = batchLine.safeParse(json);
-    return parsed.success ? [parsed.data] : [{ number: i + 1, error: `expected {id, text, project}: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}` }];
+    return parsed.success ? [parsed.data] : [{ number: i + 1, error: `expected {id, text, project}: ${describeIssues(parsed.error)}` }];
   });
 }

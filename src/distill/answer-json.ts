@@ -1,3 +1,5 @@
+import { describeJsonError } from '../describe-json-error.js';
+
 /**
  * The JSON inside the model's final text. Asked for bare JSON, models still often wrap it in a
  * ```json fence or say a sentence first; both are accepted (and the caller notes it), anything
@@ -29,6 +31,7 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; det
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {
-    return { ok: false, detail: (err as Error).message };
+    // By kind and position: the message would quote the answer.
+    return { ok: false, detail: describeJsonError(err, text) };
   }
 }

@@ -1,3 +1,4 @@
+import { describeJsonError } from '../describe-json-error.js';
 import * as z from 'zod/mini';
 import { describeIssues } from '../events/describe-issues.js';
 import { redactCapped } from '../redaction/redact-capped.js';
@@ -30,7 +31,7 @@ export function readClaudeOutput(stdout: string): ClaudeOutput {
   try {
     value = JSON.parse(stdout.trim());
   } catch (err) {
-    return { ok: false, reason: 'output-not-json', detail: `${(err as Error).message}; began ${JSON.stringify(redactCapped(stdout, 80))}` };
+    return { ok: false, reason: 'output-not-json', detail: `${describeJsonError(err, stdout.trim())}; began ${JSON.stringify(redactCapped(stdout, 80))}` };
   }
   const parsed = ClaudeResultObject.safeParse(value);
   if (!parsed.success) return { ok: false, reason: 'output-wrong-shape', detail: describeIssues(parsed.error) };

@@ -1,6 +1,7 @@
 import { mkdirSync, writeSync } from 'node:fs';
 import { appendRotated, HOOKS_LOG_ROTATION } from '../append-rotated.js';
 import { BUILD_ID } from '../build-id.js';
+import { describeJsonError } from '../describe-json-error.js';
 import * as z from 'zod/mini';
 import type { EventDefinition } from '../events/define-event.js';
 import { describeIssues } from '../events/describe-issues.js';
@@ -107,8 +108,8 @@ function buildEvent(
       parsed = read.value;
       facts = { cut: stdin.total - raw.length, cutField: read.cutField };
     } catch (err) {
-      // V8 quotes the start of the input in its message: keep only where it went wrong.
-      problem = `stdin is not JSON: ${(err as Error).message.replace(/,? "[\s\S]*" is not valid JSON$/, ' is not valid JSON')}`;
+      // V8 quotes the start of the input in its message: say only what and where.
+      problem = `stdin is ${describeJsonError(err, raw.toString('utf8'))}`;
     }
   }
   let session = '';

@@ -5,6 +5,7 @@ import { Level } from 'level';
 import PQueue from 'p-queue';
 import { EngramError } from '../errors.js';
 import { envelopeSchema, type Envelope, type StoredEnvelope } from '../events/envelope.js';
+import { redactEvents } from '../redaction/redact-envelope.js';
 import type { AppendResult, EventLog, ReadOptions } from './event-log.js';
 import { EventCodec, seqKey } from './event-codec.js';
 import type { CheckOptions, DamagedRange, LogCheck } from './log-check.js';
@@ -153,6 +154,8 @@ export class LevelEventLog implements EventLog {
         });
       }
     }
+    // The one door for redaction: every event the log stores passes it, whoever made it.
+    events = redactEvents(events);
     // Only ids that could already be here are looked up: one minted after the newest id stored
     // cannot be (see idTime). In steady use that is almost none, so dedupe costs no reads.
     const times = events.map((event) => idTime(event.id));

@@ -120,6 +120,9 @@ export function classifyName(name: string): NameClass {
     if (c === 'strong') best = 'strong';
     else if (c === 'weak' && best === 'none') best = 'weak';
   }
+  // A GCP service account's `private_key_id` is the key's own identifier, shipped beside it in
+  // the same JSON file: it goes with the key.
+  if (last === 'id' && segs[segs.length - 2] === 'key' && segs[segs.length - 3] === 'private') return 'strong';
   if (best !== 'none' && METADATA_SEGMENT.has(last) && classifySegment(last, segs[segs.length - 2]) === 'none') {
     return 'none';
   }

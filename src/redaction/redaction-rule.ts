@@ -50,6 +50,16 @@ export const QUOTED = R`[fFrRbBuU]{0,2}(?:"(?:[^"\\\r\n]|\\.)*"?|'(?:[^'\\\r\n]|
 export const ESC_QUOTED = R`\\(?<eq>["'])(?:(?!\\\k<eq>)[^\r\n])*(?:\\\k<eq>)?`;
 // An unquoted value ends at whitespace, quotes, brackets, `,;&` and at a `\n` escape.
 export const UNQUOTED = R`(?:\$\{\{[^{}\r\n]{0,200}\}\}|\$\{[^{}\s]{0,200}\}|[^\s"'${'`'},;&<>(){}\[\]\\]|\\(?![nrt]))+`;
+// What a secret-named assignment's unquoted value may also hold, glued inside it with no space:
+// a `;` or `&` (`password=Xk9;mQz7#vL2`), unless what follows is the next `name=` of a list
+// (`a=1;b=2`, `?token=x&user=bob`) or not a value at all (`x;`, `x&&`); and parentheses
+// (`pa(ss)W0rd99`) that letters or digits go on after, which a call (`getPass()`,
+// `cfg.get(k).trim()`) never does. Never first (`token: &str` is a type). Each alternative
+// starts with its own character: linear.
+const VALUE_CHAR = R`[^\s"'${'`'},;&<>(){}\[\]\\]`;
+export const GLUED_UNQUOTED =
+  R`(?![;&(])(?:\$\{\{[^{}\r\n]{0,200}\}\}|\$\{[^{}\s]{0,200}\}|${VALUE_CHAR}|\\(?![nrt])` +
+  R`|[;&](?=${VALUE_CHAR})(?![\w.-]{0,80}=)|\([^()\s"'${'`'}]{0,64}\)(?=[A-Za-z0-9]))+`;
 // A name that may hold a secret contains one of these; the replacer decides with classifyName.
 // Not `dsn`: a DSN's own `password=` inside it must be found, not swallowed with the whole DSN
 // (the env rule still takes `SENTRY_DSN=…` whole).

@@ -25,7 +25,7 @@
  * bundled into hook processes whose budget is Node's own start time.
  */
 
-import { keyBlockRule, tokenFormatRules } from './redaction-token-formats.js';
+import { awsSecretAfterKeyIdRule, keyBlockRule, tokenFormatRules } from './redaction-token-formats.js';
 import { commandLineRule } from './redaction-command-line.js';
 import { credentialLineRules } from './redaction-credential-lines.js';
 import { judgeValue, literalIsSafe } from './redaction-judge.js';
@@ -33,7 +33,7 @@ import { MARKER_SOURCE, marker } from './redaction-marker.js';
 import { classifyName, FOREIGN_SEGMENTS } from './redaction-names.js';
 import { naturalLanguageRules } from './redaction-natural-language.js';
 import {
-  anyOf, ESC_QUOTED, isMarker, notAfter, QUOTED, R, SECRETISH, secretish, secretishAnd, START, UNQUOTED, type Groups, type Rule,
+  anyOf, ESC_QUOTED, GLUED_UNQUOTED, isMarker, notAfter, QUOTED, R, SECRETISH, secretish, secretishAnd, START, UNQUOTED, type Groups, type Rule,
 } from './redaction-rule.js';
 import {
   carriesNoSecret, isFilePath, isFunctionWord, isLetters, isNumber, isPassphraseWord, isPathOrRefs, isPublicKey, looksGenerated,
@@ -73,6 +73,7 @@ export const RULES: Rule[] = [
     needs: anyOf('hooks.slack.com', 'discord'),
   },
   ...tokenFormatRules,
+  awsSecretAfterKeyIdRule,
   {
     // `Authorization: <scheme> <credentials>` in any quoting; the scheme stays readable.
     name: 'authorization-header',
@@ -155,8 +156,10 @@ export const RULES: Rule[] = [
     // name says so (`DB_PASSWORD`, `STRIPE_KEY`) or its value looks generated (`ACME_CONNECT=
     // Zq5Wn2Bv6Ck1`); `AWS_REGION=eu-west-1` and `NODE_ENV=production` stay. What stays under any
     // name is what cannot hold a secret: references and file paths.
+    // A `;` or `&` glued inside the value (`PASSWORD=Xk9&mQz7vL2`) is part of it unless the next
+    // `NAME=` follows, as `redaction-rule.ts`'s GLUED_UNQUOTED says for assignments.
     name: 'env',
-    pattern: new RegExp(R`${notAfter(R`^\s;&|(${'`'}"'{,=`)}(?<lead>(?<name>[A-Z_][A-Z0-9_]+)=)(?<value>${MARKER_SOURCE}|"(?:[^"\\\r\n]|\\.)*"?|'[^'\r\n]*'?|(?:[^\s"'${'`'};&|()<>\\]|\\(?![nrt]))+)`, 'g'),
+    pattern: new RegExp(R`${notAfter(R`^\s;&|(${'`'}"'{,=`)}(?<lead>(?<name>[A-Z_][A-Z0-9_]+)=)(?<value>${MARKER_SOURCE}|"(?:[^"\\\r\n]|\\.)*"?|'[^'\r\n]*'?|(?![;&])(?:[^\s"'${'`'};&|()<>\\]|\\(?![nrt])|[;&](?=[^\s"'${'`'};&|()<>\\])(?![\w.-]{0,80}=))+)`, 'g'),
     replace(g, match, offset, input) {
       const value = g.value!;
       if (isMarker(value)) return match;
@@ -182,7 +185,7 @@ export const RULES: Rule[] = [
         R`(?<lead>(?:(?<q>\\?["'])(?<qname>[$@]?[A-Za-z_][\w.-]{0,80})\k<q>\]?|(?<name>-{0,2}[$@]?[A-Za-z_][\w.-]{0,80}))\*{0,2}` +
         R`(?:[ \t]{0,4}:[ \t]{0,4}[A-Za-z_][\w.]{0,40}(?:<[^<>=\r\n]{0,80}>|\[[^\[\]=\r\n]{0,60}\])?(?:\[\])?(?:[ \t]{0,4}\|[ \t]{0,4}[A-Za-z_][\w.]{0,40}(?:\[\])?){0,4}(?=[ \t]{0,8}=[^=>]))?` +
         R`(?<sep>[ \t]{0,8}(?::=|=>|\?=|=|:)\*{0,2}[ \t]{0,8}))` +
-        R`(?![=:>])(?<value>${MARKER_SOURCE}|${ESC_QUOTED}|${QUOTED}|${UNQUOTED})`,
+        R`(?![=:>])(?<value>${MARKER_SOURCE}|${ESC_QUOTED}|${QUOTED}|${GLUED_UNQUOTED})`,
       'gi',
     ),
     replace(g, match, offset, input) {

@@ -99,6 +99,28 @@ export const tokenFormatRules: Rule[] = TOKEN_FORMATS.map(([kind, source, litera
   };
 });
 
+/**
+ * An AWS secret access key written after its key id (`key id AKIA…, secret wJalr…`, `here are
+ * my keys: AKIA… <secret>`): 40 characters of base64 with nothing to say what it is but the key
+ * id just before it. By the time this runs the key id is already a marker, so the marker counts
+ * as the key id too. Alone, 40 such characters are too common (a git SHA is 40 hex digits) to
+ * take; after a key id they are the pair's other half. A mix of cases and a digit or `/+`, as
+ * AWS makes them: a hex digest nearby stays.
+ */
+export const awsSecretAfterKeyIdRule: Rule = {
+  name: 'aws-secret-after-key-id',
+  pattern: new RegExp(
+    R`(?<lead>(?:\[REDACTED:aws-key\]|(?:AKIA|ASIA)[A-Z0-9]{16})[\s\S]{0,120}?)(?<![A-Za-z0-9+\/=])(?<cred>[A-Za-z0-9+\/]{40})(?![A-Za-z0-9+\/=])`,
+    'g',
+  ),
+  replace: (g, match) => (awsSecretShaped(g.cred!) ? g.lead! + marker('aws-secret') : match),
+  needs: anyOf('[redacted:aws-key]', 'akia', 'asia'),
+};
+
+function awsSecretShaped(value: string): boolean {
+  return /[a-z]/.test(value) && /[A-Z]/.test(value) && /[\d+\/]/.test(value);
+}
+
 // Every format's literals, found in one scan rather than seventy: longest first, each match
 // also counting the shorter literals it contains (`glc_` holds `gl`); a lookahead, so that
 // overlapping literals are all seen.

@@ -1,12 +1,14 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
+import { describeJsonError } from '../../describe-json-error.js';
 import { EngramError, isEngramError } from '../../errors.js';
 import type { EventCatalog } from '../../events/catalog.js';
 import { describeIssues } from '../../events/describe-issues.js';
 import { envelopeSchema, type Envelope } from '../../events/envelope.js';
 import { writerAlive } from '../../hooks/process-start.js';
 import { spoolFileMicros, spoolTmpWriter } from '../../hooks/spool-file-name.js';
+import { redactText } from '../../redaction/redact.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
 import { recordLostWrites } from './record-lost-writes.js';
@@ -216,7 +218,7 @@ export function readSpoolFile(catalog: EventCatalog, path: string): { envelope: 
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new EngramError('SPOOL_FILE_INVALID', describeJsonError(cause, text.length), { cause });
+    throw new EngramError('SPOOL_FILE_INVALID', describeJsonError(cause, text), { cause });
   }
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
@@ -260,19 +262,6 @@ export function readRegularFile(path: string): Buffer {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Where and what kind of JSON error, never the message itself: V8's messages quote the input
- * (`Unexpected token 'r', "root:x:0:0:"... is not valid JSON`).
- */
-function describeJsonError(err: unknown, length: number): string {
-  const message = err instanceof Error ? err.message : '';
-  if (length === 0) return 'not JSON: the file is empty';
-  if (/end of JSON input|Unterminated/i.test(message)) return `not JSON: it ends before its JSON does (${length} characters; a torn write?)`;
-  const at = /position (\d+)/.exec(message)?.[1];
-  const what = /Unexpected token/i.test(message) ? 'an unexpected character' : 'invalid';
-  return at === undefined ? `not JSON: ${what} (${length} characters)` : `not JSON: ${what} at character ${at} of ${length}`;
 }
 
 /**
@@ -367,7 +356,8 @@ function removeIngested(memory: IngestMemory, entry: Entry, report: IngestReport
 function reject(paths: EngramPaths, memory: IngestMemory, entry: Entry, reason: string, report: IngestReport, problems: Set<string>): void {
   const reasonPath = join(paths.spoolRejected, `${entry.name}.reason`);
   try {
-    writeFileAtomic(reasonPath, `${reason}\n`);
+    // Reasons say what and where, never what the file said; redacted all the same.
+    writeFileAtomic(reasonPath, `${redactText(reason)}\n`);
     renameSync(join(entry.dir, entry.name), join(paths.spoolRejected, entry.name));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
