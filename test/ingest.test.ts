@@ -150,7 +150,8 @@ describe('ingest', () => {
     expect(log.map((e) => e.id)).toEqual(events.map((e) => e.id));
     expect(log.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(spoolLeft()).toBe(0);
-  });
+  // Longer than the default: each of the 20 starts reads the whole, growing log before it ingests.
+  }, 180_000);
 
   it('hooks racing to start the worker start exactly one', async () => {
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
@@ -268,7 +269,8 @@ describe('ingest', () => {
     const fixed = await runCliUnprivileged(['worker', '--drain'], h);
     expect(fixed.code).toBe(0);
     expect(fixed.stderr).toMatch(/^drained: 0 ingested, 2 duplicates skipped, 1 rejected/);
-    expect((await dumpLog(h.env)).map((e) => e.id)).toEqual([a!.id, b!.id]);
+    // As the home's owner: the CLI, as it should, will not use a home another uid owns.
+    expect((await dumpLogAsOwner(h)).map((e) => e.id)).toEqual([a!.id, b!.id]);
     expect(readdirSync(h.paths.spoolNew)).toEqual([]);
   });
 
@@ -285,7 +287,7 @@ describe('ingest', () => {
     const drained = await runCliUnprivileged(['worker', '--drain'], h);
     expect(drained.stderr).toMatch(/^drained: 1 ingested, 0 duplicates skipped, 1 rejected/);
     expect(drained.code).toBe(0);
-    expect((await dumpLog(h.env)).map((e) => e.id)).toEqual([orphan!.id]);
+    expect((await dumpLogAsOwner(h)).map((e) => e.id)).toEqual([orphan!.id]);
     expect(readdirSync(h.paths.spoolTmp)).toEqual([]);
     const reasons = readdirSync(h.paths.spoolRejected).filter((n) => n.endsWith('.reason')).map((n) => readFileSync(join(h.paths.spoolRejected, n), 'utf8'));
     expect(reasons).toEqual([expect.stringContaining('left in spool/tmp by a hook that died, and SPOOL_FILE_INVALID: not JSON')]);
@@ -316,3 +318,10 @@ describe('ingest', () => {
     expect(readFileSync(secret, 'utf8')).toBe('root:x:0:0:root:/root:/bin/bash\n');
   });
 });
+
+/** `engram log dump` run by the unprivileged user who owns the home (see runCliUnprivileged). */
+async function dumpLogAsOwner(h: Parameters<typeof runCliUnprivileged>[1]): Promise<Array<{ id: string }>> {
+  const result = await runCliUnprivileged(['log', 'dump'], h);
+  if (result.code !== 0) throw new Error(`log dump failed: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: string });
+}
