@@ -141,8 +141,9 @@ describe('the one door for redaction, end to end', () => {
     const listed = await runCli(['routes', '--project', project, '--json'], h.env);
     expect(listed.code, listed.stderr).toBe(0);
     expectNone(listed.stdout, [ROUTED], 'routes');
-    const [route] = JSON.parse(listed.stdout) as Array<{ routeId: string }>;
-    const accepted = await runCli(['routes', 'accept', route!.routeId], h.env);
+    // Accepted by the id shown, which names the exact text written (issue 18, item 6).
+    const [route] = JSON.parse(listed.stdout) as Array<{ acceptId: string }>;
+    const accepted = await runCli(['routes', 'accept', route!.acceptId], h.env);
     expect(accepted.code, accepted.stderr).toBe(0);
     const claudeMd = readFileSync(join(project, 'CLAUDE.md'), 'utf8');
     expect(claudeMd).toContain('[REDACTED:slack-token]');
