@@ -71,7 +71,7 @@ describe('config.json: one file, the environment over it', () => {
     writeFileSync(h.paths.config, '{"distiller": "maybe", "colour": 1}');
     const stats = await runCli(['log', 'stats'], h.env);
     expect(stats.code).toBe(1);
-    expect(stats.stderr).toContain(`engram: ${h.paths.config}: distiller: Invalid option: expected one of "on"|"off"; (root): Unrecognized key: "colour"`);
+    expect(stats.stderr).toContain(`engram: ${h.paths.config}: distiller: Invalid option: expected one of "on"|"off"; (root): a key the schema does not know (unknown: "colour")`);
     expect(stats.stderr).not.toContain('[');
     const doctor = await runCli(['doctor'], h.env);
     expect(doctor.stdout).toContain(`✗ ${h.paths.config}: distiller`);

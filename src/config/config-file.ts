@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomic } from '../atomic-write.js';
 import { describeIssues } from '../events/describe-issues.js';
+import { describeJsonError } from '../describe-json-error.js';
 import { EngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { SETTINGS } from './setting-table.js';
@@ -28,11 +29,15 @@ export function readConfigFile(paths: Pick<EngramPaths, 'config'>): ConfigValues
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new EngramError('CONFIG_INVALID', `${paths.config} is not JSON (${(err as Error).message}); fix it, or remove it to use the defaults`, { cause: err });
+    throw new EngramError('CONFIG_INVALID', `${paths.config} is not JSON (${describeJsonError(err, text)}); fix it, or remove it to use the defaults`, { cause: err });
   }
   const parsed = fileShape.safeParse(json);
   if (!parsed.success) {
-    throw new EngramError('CONFIG_INVALID', `${paths.config}: ${describeIssues(parsed.error)}; \`engram config list\` shows every setting and its kind`, { cause: parsed.error });
+    // The file is the user's own and its keys are setting names: naming an unknown one helps,
+    // while its value (which could be anything pasted there) is never quoted.
+    const unknown = parsed.error.issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : [])).filter((key) => /^[A-Za-z][\w.-]{0,39}$/.test(key));
+    const named = unknown.length > 0 ? ` (unknown: ${unknown.map((key) => `"${key}"`).join(', ')})` : '';
+    throw new EngramError('CONFIG_INVALID', `${paths.config}: ${describeIssues(parsed.error)}${named}; \`engram config list\` shows every setting and its kind`, { cause: parsed.error });
   }
   return parsed.data as ConfigValues;
 }
