@@ -72,7 +72,7 @@ describe.skipIf(!asRoot)('a full disk under ENGRAM_HOME', () => {
     const prompts = events.filter((event) => event.type === 'PromptSubmitted').map((event) => event.data.prompt);
     expect(prompts).toHaveLength(written);
     expect(new Set(prompts).size).toBe(written);
-    const lost = events.filter((event) => event.type === 'HookWritesLost');
+    const lost = events.filter((event) => event.type === 'HookWritesFailed');
     expect(lost.reduce((sum, event) => sum + event.data.count, 0)).toBe(markers.length);
     expect(lost.every((event) => event.data.reason === 'ENOSPC' && event.data.hooks.includes('UserPromptSubmit'))).toBe(true);
     expect(names(h.paths.spoolLost)).toEqual([]);

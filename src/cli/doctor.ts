@@ -67,7 +67,7 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
     }
     if (facts.lost) {
       const recent = ctx.clock.now().getTime() - Date.parse(facts.lost.lastAt) < RECENT_LOSS_MS;
-      say(!recent, `${describeLostWrites(facts.lost)} (recorded as HookWritesLost; \`engram log dump\` lists them)`);
+      say(!recent, `${describeLostWrites(facts.lost)} (recorded as HookWritesFailed; \`engram log dump\` lists them)`);
     }
     if (spool.pending === 0 && spool.inFlight > 0) {
       say(!!pong, `${spool.inFlight} hook event files sit in ${ctx.paths.spoolTmp}: hooks writing them now, or hooks that could not finish${pong ? '; the worker takes whole ones and rejects torn ones' : '; run `engram worker --drain`'}`);

@@ -25,8 +25,8 @@ export const SkillsInventoried = defineEvent({
  * into this event, one per reason and batch, so the loss is on record and `engram doctor` and the
  * session summary can say it. The events themselves are gone: only their number is known.
  */
-export const HookWritesLost = defineEvent({
-  type: 'HookWritesLost',
+export const HookWritesFailed = defineEvent({
+  type: 'HookWritesFailed',
   schemaVersion: 1,
   summary: 'Hook events that could not be written to the spool (full disk, I/O error, read-only): how many, when and why.',
   data: z.object({
@@ -40,4 +40,4 @@ export const HookWritesLost = defineEvent({
   }),
 });
 
-export const engramEvents = [SkillsInventoried, HookWritesLost] as const;
+export const engramEvents = [SkillsInventoried, HookWritesFailed] as const;

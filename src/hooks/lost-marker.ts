@@ -7,7 +7,7 @@ import type { EngramPaths } from '../paths.js';
  * carries when (wall-clock microseconds), which process, why (the error code) and which hook.
  * A name costs no data block (on tmpfs none at all; on ext4 a directory entry in a block the
  * directory most often already has), so it can still be made on a disk too full for the event,
- * and the worker turns the markers into a HookWritesLost event. Imports only node:fs: hooks
+ * and the worker turns the markers into a HookWritesFailed event. Imports only node:fs: hooks
  * bundle it.
  */
 export function leaveLostMarker(paths: EngramPaths, hook: string, code: string | undefined, micros: number): boolean {

@@ -3,7 +3,7 @@ import { rowChange } from './row-change.js';
 import type { FileOp } from './file-ops.js';
 import { lostWritesViewPath } from './view-paths.js';
 
-/** One HookWritesLost event as the view keeps it. */
+/** One HookWritesFailed event as the view keeps it. */
 export interface LostWrites {
   readonly count: number;
   readonly firstAt: string;
@@ -25,16 +25,16 @@ const TOTAL = 'total';
 const LATEST = 5;
 
 /**
- * Hook events that never reached the log (HookWritesLost: a full disk, an I/O error), summed
+ * Hook events that never reached the log (HookWritesFailed: a full disk, an I/O error), summed
  * into one row whose sink writes `views/lost/hook-writes.json` for the SessionStart hook, and
  * which `engram doctor` reads.
  */
 export const lostWritesProjector = defineProjector<LostWritesRow>({
   name: 'lost-writes',
   projectorVersion: 1,
-  handles: ['HookWritesLost'],
+  handles: ['HookWritesFailed'],
   evolve(state, event) {
-    if (event.type !== 'HookWritesLost') return [];
+    if (event.type !== 'HookWritesFailed') return [];
     const { count, firstAt, lastAt, reason, hooks } = event.data;
     const before = state.get(TOTAL);
     const row: LostWritesRow = {

@@ -148,7 +148,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
         try {
           const report = await engine.ingest();
           if (report.ingested + report.rejected > 0) lastActivity = Date.now();
-          if (report.lost > 0) log(`${report.lost} hook events could not be written to the spool by their hooks and are lost; recorded as HookWritesLost`);
+          if (report.lost > 0) log(`${report.lost} hook events could not be written to the spool by their hooks and are lost; recorded as HookWritesFailed`);
           // Said once when it changes, not on every round: the problem is the same until fixed.
           const problems = report.problems.join('; ');
           if (problems !== lastProblems && problems !== '') log(`spool files stuck: ${problems}`);

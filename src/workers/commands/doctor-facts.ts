@@ -26,7 +26,7 @@ export interface DoctorFacts {
   outputs: Array<{ projector: string; missing: string[]; edited: string[]; foreign: string[] }>;
   /** Sessions waiting for the distiller, and the latest it gave up on. */
   distill: { pending: number; failed: FailedSessions['latest'] };
-  /** Hook events known lost (HookWritesLost, summed), or null when none ever was. */
+  /** Hook events known lost (HookWritesFailed, summed), or null when none ever was. */
   lost: LostWritesRow | null;
   /** Markers of lost hook events the worker has not yet counted (spool/lost). */
   lostPending: number;

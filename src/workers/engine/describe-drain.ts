@@ -11,7 +11,7 @@ export function describeDrain(report: TickReport, head: number): { text: string;
     `drained: ${report.ingested} ingested, ${report.duplicates} duplicates skipped, ${report.rejected} rejected, ${report.reacted} from reactors; log head ${head}`,
   ];
   if (report.lost > 0) {
-    lines.push(`  ${count(report.lost, 'hook event')} could not be written to the spool by their hooks (a full disk?) and are lost: now on record as HookWritesLost, see \`engram doctor\``);
+    lines.push(`  ${count(report.lost, 'hook event')} could not be written to the spool by their hooks (a full disk?) and are lost: now on record as HookWritesFailed, see \`engram doctor\``);
   }
   if (report.late > 0) {
     lines.push(`  ${count(report.late, 'file')} named ahead of this machine's clock taken after a short wait (their names are not readings of this clock)`);

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_ID } from '../../build-id.js';
 import type { Envelope } from '../../events/envelope.js';
-import { HookWritesLost } from '../../events/engram-events.js';
+import { HookWritesFailed } from '../../events/engram-events.js';
 import { parseLostMarker, type LostMarker } from '../../hooks/lost-marker.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
@@ -12,7 +12,7 @@ import type { EngramPaths } from '../../paths.js';
 const CLAIM = '.claim-';
 
 /**
- * Turns the markers hooks left in spool/lost (hooks/lost-marker.ts) into HookWritesLost events,
+ * Turns the markers hooks left in spool/lost (hooks/lost-marker.ts) into HookWritesFailed events,
  * exactly once under a kill at any step: the markers are first moved into a claim directory
  * named after the set, the events' ids come from that name, and the directory goes only once the
  * log holds them. A claim found at the start of a pass is a crashed pass's: it is counted again
@@ -48,8 +48,8 @@ async function settle(ctx: { log: EventLog; paths: EngramPaths }, claim: string)
     const lastAt = iso(times.at(-1)!);
     return {
       id: `lost:${claim.slice(CLAIM.length)}:${reason}`,
-      type: HookWritesLost.type,
-      schemaVersion: HookWritesLost.schemaVersion,
+      type: HookWritesFailed.type,
+      schemaVersion: HookWritesFailed.schemaVersion,
       ts: lastAt,
       session: '',
       project: '',
