@@ -13,7 +13,11 @@ export interface StdinRead {
   readonly bytes: Buffer;
   /** Bytes read in all; more than `bytes` holds when stdin was cut. */
   readonly total: number;
+  /** The last bytes read (up to TAIL_KEEP): where a cut string's JSON closes, so its length is told. */
+  readonly tail?: Buffer;
 }
+
+const TAIL_KEEP = 64;
 
 /**
  * Reads stdin to its end, keeping the first `keep` bytes. Synchronous reads are cheapest, but a
@@ -31,8 +35,10 @@ export async function readStdin(keep = STDIN_KEEP): Promise<StdinRead> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let total = 0;
+  let tail = Buffer.alloc(0);
   const take = (chunk: Buffer) => {
     total += chunk.length;
+    tail = Buffer.concat([tail, chunk.subarray(Math.max(0, chunk.length - TAIL_KEEP))]).subarray(-TAIL_KEEP);
     if (kept >= keep) return;
     const part = chunk.length <= keep - kept ? chunk : chunk.subarray(0, keep - kept);
     chunks.push(Buffer.from(part));
@@ -53,5 +59,5 @@ export async function readStdin(keep = STDIN_KEEP): Promise<StdinRead> {
     if (read === 0) break;
     take(buffer.subarray(0, read));
   }
-  return { bytes: Buffer.concat(chunks), total };
+  return { bytes: Buffer.concat(chunks), total, tail };
 }

@@ -106,7 +106,10 @@ function buildEvent(
     try {
       const read = parseStdin(stdin);
       parsed = read.value;
-      facts = { cut: stdin.total - raw.length, cutField: read.cutField };
+      // What was dropped ends with the JSON closing the cut string (`"}` as Claude Code sends a
+      // prompt, its last field): those bytes are not the string's.
+      const cut = stdin.total - raw.length;
+      facts = { cut: cut > 0 ? Math.max(0, cut - jsonClosing(stdin.tail)) : 0, cutField: read.cutField };
     } catch (err) {
       // V8 quotes the start of the input in its message: say only what and where.
       problem = `stdin is ${describeJsonError(err, raw.toString('utf8'))}`;
@@ -209,4 +212,16 @@ function logLine(paths: EngramPaths, hook: string, message: string): void {
   } catch {
     // Nowhere left to report to; the session must not notice.
   }
+}
+
+/** How many bytes at the end of stdin close a string that was the object's last value: `"`, `}`, white space. */
+function jsonClosing(tail: Buffer | undefined): number {
+  if (!tail) return 0;
+  let i = tail.length;
+  while (i > 0 && (tail[i - 1] === 0x20 || tail[i - 1] === 0x0a || tail[i - 1] === 0x0d || tail[i - 1] === 0x09)) i--;
+  if (i === 0 || tail[i - 1] !== 0x7d /* } */) return 0;
+  i--;
+  while (i > 0 && (tail[i - 1] === 0x20 || tail[i - 1] === 0x0a || tail[i - 1] === 0x0d || tail[i - 1] === 0x09)) i--;
+  if (i === 0 || tail[i - 1] !== 0x22 /* " */) return 0;
+  return tail.length - (i - 1);
 }
