@@ -37,7 +37,8 @@ function workerProcesses(engramHome: string): number[] {
   });
 }
 
-describe('ingest', () => {
+// Real hook and worker processes by the hundred, on 2 shared cores: minutes, not the default minute.
+describe('ingest', { timeout: 180_000 }, () => {
   it('200 hook processes started at once for 4 sessions: exactly 200 events, each session in the order its hooks ran', async () => {
     const h = home();
     const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
