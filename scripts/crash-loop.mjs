@@ -21,7 +21,7 @@ for (let seed = Number(first); seed < Number(first) + Number(seeds); seed++) {
   });
   const out = `${run.stdout}${run.stderr}`;
   const line = /crash loop: .*/.exec(out)?.[0];
-  const counts = line && /(\d+) kills \((\d+) after ingest began\), \d+ hooks, (\d+) events/.exec(line);
+  const counts = line && /(\d+) kills \((\d+) after its sinks wrote\), \d+ hooks, (\d+) events/.exec(line);
   if (counts) {
     totalKills += Number(counts[1]);
     totalWorking += Number(counts[2]);
@@ -35,5 +35,5 @@ for (let seed = Number(first); seed < Number(first) + Number(seeds); seed++) {
     console.log(`seed ${seed}: FAILED\n${detail.join('\n')}`);
   }
 }
-console.log(`${totalKills} kills (${totalWorking} after ingest began), ${totalEvents} events, ${failed === 0 ? 'zero differences, every event stored once' : `${failed} seed(s) failed`}`);
+console.log(`${totalKills} kills (${totalWorking} after its sinks wrote), ${totalEvents} events, ${failed === 0 ? 'zero differences, every event stored once' : `${failed} seed(s) failed`}`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/seeded-random.js';
@@ -81,32 +81,56 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
     let hooksDone = false;
     let kills = 0;
     let workingKills = 0;
-    const spooled = () => (existsSync(home.paths.spoolNew) ? readdirSync(home.paths.spoolNew) : []);
-    /** Resolves once the worker has taken a spool file seen since `seen` began: it is ingesting. */
-    const untilIngesting = async (seen: Set<string>, timeoutMs: number) => {
+    /** When a sink last wrote: the newest modification among the views and memory files. */
+    const outputsWritten = () => {
+      let newest = 0;
+      const visit = (dir: string) => {
+        let entries;
+        try {
+          entries = readdirSync(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const entry of entries) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) {
+            visit(path);
+            continue;
+          }
+          try {
+            newest = Math.max(newest, statSync(path).mtimeMs);
+          } catch {
+            // Renamed away between the listing and the stat: a sink is writing.
+          }
+        }
+      };
+      visit(home.paths.views);
+      visit(join(home.paths.claude, 'projects'));
+      return newest;
+    };
+    /** Resolves once a sink has written since `since`: the worker is projecting. */
+    const untilSinksWrite = async (since: number, timeoutMs: number) => {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const now = new Set(spooled());
-        if ([...seen].some((name) => !now.has(name))) return true;
-        for (const name of now) seen.add(name);
+        if (outputsWritten() > since) return true;
         await sleep(5);
       }
       return false;
     };
     const killer = (async () => {
       while (kills < KILLS) {
-        const seen = new Set(spooled());
+        const before = outputsWritten();
         startWorker();
         if (killRandom() < 0.5) {
           // At a random instant: from before the log opens (a few ms) to well into its work.
           await sleep(Math.floor(killRandom() ** 2 * 2500));
         } else {
-          // Just after ingest began: inside the append, the projections or their sinks' writes.
-          await untilIngesting(seen, 10_000);
+          // Just after its sinks began to write: inside projections, sinks' writes, the next ingest.
+          await untilSinksWrite(before, 10_000);
           await sleep(Math.floor(killRandom() * 300));
         }
-        // Whether it died having ingested something in its life (so mid-work, not at start-up).
-        if ([...seen].some((name) => !spooled().includes(name))) workingKills++;
+        // Whether it died with its sinks at work (not at start-up, not idle since).
+        if (outputsWritten() > before) workingKills++;
         worker!.child.kill('SIGKILL');
         await worker!.exited;
         kills++;
@@ -159,7 +183,7 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
       await worker.exited;
     }
 
-    // Half the kills wait for ingest to begin: some must land after it for this to test anything.
+    // Half the kills wait for the sinks to write: some must land after that for this to test anything.
     if (KILLS >= 4) expect(workingKills).toBeGreaterThan(0);
 
     await drain(home.env);
@@ -196,7 +220,7 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
 
     const memoryFiles = Object.keys(live).filter((path) => path.includes('/memory/')).length;
     if (process.env.ENGRAM_CRASH_LIST) console.log(Object.keys(live).join('\n'));
-    console.log(`crash loop: seed ${SEED}: ${kills} kills (${workingKills} after ingest began), ${fired.length} hooks, ${log.length} events, ${Object.keys(live).length} files compared (${memoryFiles} memory), ${differing.length} differences`);
+    console.log(`crash loop: seed ${SEED}: ${kills} kills (${workingKills} after its sinks wrote), ${fired.length} hooks, ${log.length} events, ${Object.keys(live).length} files compared (${memoryFiles} memory), ${differing.length} differences`);
     expect(existsSync(out)).toBe(true);
   }, 240_000);
 });
