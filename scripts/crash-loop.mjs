@@ -31,7 +31,7 @@ for (let seed = Number(first); seed < Number(first) + Number(seeds); seed++) {
   else {
     failed++;
     // What differed: the assertion and the lines of its diff (paths, keys, counts).
-    const detail = out.split('\n').filter((l) => /AssertionError|Error:|^\s*[-+] |expected/.test(l)).slice(0, 30);
+    const detail = out.split('\n').filter((l) => /AssertionError|Error:|timed out|^\s*[-+] |expected/.test(l)).slice(0, 30);
     console.log(`seed ${seed}: FAILED\n${detail.join('\n')}`);
   }
 }
