@@ -209,8 +209,8 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
       if (key) counted.set(key, (counted.get(key) ?? 0) + 1);
     }
     const missingOrTwice = fired.filter((f) => counted.get(f.key) !== 1).map((f) => `${f.key}: ${counted.get(f.key) ?? 0}`);
-    expect(missingOrTwice).toEqual([]);
-    expect(readdirSync(home.paths.spoolNew)).toEqual([]);
+    expect(missingOrTwice, `hook events missing or stored twice: ${missingOrTwice.join('; ')}`).toEqual([]);
+    expect(readdirSync(home.paths.spoolNew), 'spool/new after the drain').toEqual([]);
 
     // A fresh replay of the whole log, into a directory of its own.
     const head = Math.max(...log.map((e) => e.seq as number));
@@ -223,9 +223,10 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
     const live = { ...walkFiles(home.paths.views), ...walkFiles(join(home.paths.claude, 'projects')) };
     const replayed = { ...walkFiles(join(out, 'views')), ...walkFiles(join(out, 'claude', 'projects')) };
     const differing = [...new Set([...Object.keys(live), ...Object.keys(replayed)])].filter((path) => live[path] !== replayed[path]);
-    expect(differing).toEqual([]);
+    expect(differing, `differ from the replay: ${differing.join(', ')}`).toEqual([]);
     expect(Object.keys(live).filter((path) => path.includes('/memory/')).length).toBeGreaterThan(1);
-    expect(leftovers(join(home.paths.claude, 'projects'))).toEqual([]);
+    const left = leftovers(join(home.paths.claude, 'projects'));
+    expect(left, `temporary files left: ${left.join(', ')}`).toEqual([]);
     const doctor = await runCli(['doctor'], home.env);
     expect(doctor.stdout + doctor.stderr).not.toMatch(/changed by someone/);
 
