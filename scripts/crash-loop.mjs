@@ -15,7 +15,7 @@ let totalWorking = 0;
 let totalEvents = 0;
 for (let seed = Number(first); seed < Number(first) + Number(seeds); seed++) {
   const run = spawnSync('npx', ['vitest', 'run', 'test/crash-loop.test.ts'], {
-    env: { ...process.env, NO_COLOR: '1', ENGRAM_CRASH_SEED: String(seed), ENGRAM_CRASH_KILLS: kills },
+    env: { ...process.env, NO_COLOR: '1', ENGRAM_CRASH_LOOP: '1', ENGRAM_CRASH_SEED: String(seed), ENGRAM_CRASH_KILLS: kills },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
