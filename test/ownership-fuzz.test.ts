@@ -10,6 +10,7 @@ import { planImport } from '../src/workers/commands/import-plan.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
 import { listMemories } from '../src/workers/commands/memory-lookup.js';
 import { useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { seededRandom } from '../bench/seeded-random.js';
 
 /**
  * DESIGN.md invariant 6 under random interleavings (seeded): hook events, hand edits, hand
@@ -25,16 +26,7 @@ const dir = projectMemoryDir(project);
 const budgetMs = Number(process.env.ENGRAM_FUZZ_MS ?? 40_000);
 const seed = Number(process.env.ENGRAM_FUZZ_SEED ?? 20261201);
 
-function rng(start: number): () => number {
-  let a = start >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 describe('ownership under random interleavings', () => {
   it(`never loses a byte a person wrote, and a rebuild writes the same files (seed ${seed})`, async () => {
