@@ -1,14 +1,13 @@
-import { closeSync, openSync, rmSync, utimesSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { logMigrations } from '../../migrations/index.js';
 import type { Clock } from '../clock.js';
-import { EngramError } from '../errors.js';
 import { defaultCatalog } from '../events/default-catalog.js';
 import { LevelEventLog } from '../log/level-event-log.js';
 import { finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigratedLog, type MigrationPlan } from '../log/migrate-log.js';
 import type { EngramPaths } from '../paths.js';
 import { Engine } from '../workers/engine/engine.js';
-import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
+import { takeLogAlone } from './take-log-alone.js';
 import { describePlan } from '../workers/commands/migrate-plan.js';
 import { runEngineCommand, type Terminal } from './run-engine-command.js';
 
@@ -33,12 +32,7 @@ export interface MigrateOptions {
 export async function migrate(options: MigrateOptions): Promise<number> {
   const { paths, terminal } = options;
   if (options.dryRun) return runEngineCommand('migrate.plan', {}, options);
-  const pong = await pingWorker(paths);
-  if (pong) {
-    await askWorker(paths, { op: 'stop' }, () => undefined);
-    await waitUntilGone(pong.pid);
-  }
-  const release = holdStartLock(paths.startLock);
+  const release = await takeLogAlone(paths);
   try {
     finishInterruptedSwap(paths.log);
     const log = await LevelEventLog.open(paths.log);
@@ -73,37 +67,4 @@ export async function migrate(options: MigrateOptions): Promise<number> {
   } finally {
     release();
   }
-}
-
-// Hooks start a worker only if they can create the start lock; keeping it fresh keeps them off.
-export function holdStartLock(path: string): () => void {
-  try {
-    closeSync(openSync(path, 'a'));
-  } catch {
-    return () => undefined;
-  }
-  const timer = setInterval(() => {
-    const now = new Date();
-    try {
-      utimesSync(path, now, now);
-    } catch {
-      // removed under us: nothing to keep fresh
-    }
-  }, 2000);
-  return () => {
-    clearInterval(timer);
-    rmSync(path, { force: true });
-  };
-}
-
-export async function waitUntilGone(pid: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new EngramError('WORKER_UNREACHABLE', `worker ${pid} did not stop`);
 }

@@ -7,8 +7,7 @@ import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { reconcileNow } from '../workers/commands/reconcile-command.js';
 import { Engine } from '../workers/engine/engine.js';
 import { StateStore } from '../workers/engine/state-store.js';
-import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
-import { holdStartLock, waitUntilGone } from './migrate.js';
+import { takeLogAlone } from './take-log-alone.js';
 import type { EngineCommandContext } from './run-engine-command.js';
 
 /**
@@ -23,12 +22,7 @@ export async function rebuildAside(ctx: EngineCommandContext): Promise<number> {
   const { paths, terminal } = ctx;
   const env = ctx.env ?? process.env;
   const started = performance.now();
-  const pong = await pingWorker(paths);
-  if (pong) {
-    await askWorker(paths, { op: 'stop' }, () => undefined);
-    await waitUntilGone(pong.pid);
-  }
-  const release = holdStartLock(paths.startLock);
+  const release = await takeLogAlone(paths);
   const aside = join(paths.home, `rebuild.${process.pid}`);
   const old = join(paths.home, `rebuild.${process.pid}.old`);
   try {

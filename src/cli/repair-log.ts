@@ -5,8 +5,7 @@ import { finishInterruptedSwap, swapInMigratedLog } from '../log/migrate-log.js'
 import { writeRepairedLog } from '../log/repair-log.js';
 import type { EngramPaths } from '../paths.js';
 import { Engine } from '../workers/engine/engine.js';
-import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
-import { holdStartLock, waitUntilGone } from './migrate.js';
+import { takeLogAlone } from './take-log-alone.js';
 import type { Terminal } from './run-engine-command.js';
 
 /**
@@ -17,12 +16,7 @@ import type { Terminal } from './run-engine-command.js';
  */
 export async function repairLog(options: { paths: EngramPaths; clock: Clock; terminal: Terminal }): Promise<number> {
   const { paths, terminal } = options;
-  const pong = await pingWorker(paths);
-  if (pong) {
-    await askWorker(paths, { op: 'stop' }, () => undefined);
-    await waitUntilGone(pong.pid);
-  }
-  const release = holdStartLock(paths.startLock);
+  const release = await takeLogAlone(paths);
   try {
     finishInterruptedSwap(paths.log);
     const now = options.clock.now();
