@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { Level } from 'level';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { seqKey } from '../src/log/event-codec.js';
+import { isWhole } from '../src/log/log-check.js';
+import { saveVerifiedMark, verifyFrom } from '../src/log/verified-mark.js';
 import { waitUntil } from './support/wait-until.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -192,6 +194,57 @@ describe('a damaged log', () => {
     expect(repaired[0]!.data.kept).toBe(check.readable);
     // The spooled event came in after, past every seq the old log used.
     expect(after.find((event) => event.id === waiting.id)!.seq).toBeGreaterThan(check.head);
+  }, 300_000);
+});
+
+describe('a worker start', () => {
+  it('reads back only what came since an earlier worker read the log', async () => {
+    const h = home();
+    mkdirSync(h.paths.home, { recursive: true });
+    const log = await LevelEventLog.open(h.paths.log);
+    await log.append(syntheticEvents({ sessions: 20, eventsPerSession: 20, seed: 6 }));
+    await log.close();
+    const startedWith = async (): Promise<string> => {
+      const before = existsSync(h.paths.workerLog) ? readFileSync(h.paths.workerLog, 'utf8').length : 0;
+      expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+      let line = '';
+      expect(await waitUntil(() => {
+        line = (existsSync(h.paths.workerLog) ? readFileSync(h.paths.workerLog, 'utf8').slice(before) : '').match(/read the log back from seq \d+ to \d+/)?.[0] ?? '';
+        return line !== '';
+      })).toBe(true);
+      expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+      return line;
+    };
+    const first = await startedWith();
+    expect(first).toMatch(/from seq 1 to /);
+    const head = Number(first.match(/to (\d+)/)![1]);
+    expect(head).toBeGreaterThan(300);
+    // The second start reads back only what came after the first's check, not the ~400 before.
+    const second = await startedWith();
+    expect(Number(second.match(/from seq (\d+)/)![1])).toBeGreaterThan(head);
+  }, 300_000);
+
+  it('reads the whole log again when a table the mark saw was changed since, and finds the damage', async () => {
+    const h = home();
+    mkdirSync(h.paths.home, { recursive: true });
+    await bigLog(h.paths.log);
+    const log = await LevelEventLog.open(h.paths.log);
+    try {
+      expect(await verifyFrom(log, h.paths.log)).toBe(1);
+      expect(isWhole(await log.check())).toBe(true);
+      await saveVerifiedMark(log, h.paths.log, log.head);
+      expect(await verifyFrom(log, h.paths.log)).toBe(log.head + 1);
+    } finally {
+      await log.close();
+    }
+    damageMiddle(h.paths.log);
+    const reopened = await LevelEventLog.open(h.paths.log);
+    try {
+      expect(await verifyFrom(reopened, h.paths.log)).toBe(1);
+      expect(isWhole(await reopened.check())).toBe(false);
+    } finally {
+      await reopened.close();
+    }
   }, 300_000);
 });
 

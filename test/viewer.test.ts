@@ -253,6 +253,12 @@ describe('engram ui', () => {
       expect((await fetchRaw(port, '/timeline')).status).toBe(403);
       expect((await runCli(['ui'], h.env)).stdout.trim()).toBe(first.stdout.trim());
       expect((await runCli(['ui', '--port', 'abc'], h.env)).code).toBe(2);
+      // Another port while the viewer runs is said, not silently ignored; its own port is fine.
+      const other = await runCli(['ui', '--port', String(port === 65535 ? 65534 : port + 1)], h.env);
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(`the viewer already runs on port ${port}`);
+      expect(other.stdout).toBe('');
+      expect((await runCli(['ui', '--port', String(port)], h.env)).stdout.trim()).toBe(first.stdout.trim());
     } finally {
       await h.cleanup();
     }

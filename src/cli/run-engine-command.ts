@@ -10,6 +10,7 @@ import { commandArgs, type CommandOutput } from '../workers/commands/command.js'
 import { Engine } from '../workers/engine/engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
+import { progressBar } from './progress-bar.js';
 
 export interface Terminal {
   stdout: NodeJS.WritableStream;
@@ -54,7 +55,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
               if (err) readerGone.abort(err);
             });
           } else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
-          else if (response.t === 'progress') bar.show(response.done, response.total);
+          else if (response.t === 'progress') bar.show(response.done, response.total, response.unit);
           else if (response.t === 'exit') code = response.code;
         },
         { signal: readerGone.signal },
@@ -86,7 +87,7 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
       const output: CommandOutput = {
         out: (text) => write(ctx.terminal.stdout, text),
         err: (text) => (bar.clear(), void ctx.terminal.stderr.write(text)),
-        progress: (done, total) => bar.show(done, total),
+        progress: (done, total, unit) => bar.show(done, total, unit),
       };
       return await command.run(engine, commandArgs(command, args), output);
     } catch (err) {
@@ -109,28 +110,4 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     stream.write(text, (err) => (err ? reject(err) : resolve()));
   });
-}
-
-/** A one-line bar on stderr, only when stderr is a terminal. */
-function progressBar(stderr: NodeJS.WritableStream & { isTTY?: boolean }) {
-  let shown = false;
-  let last = -1;
-  return {
-    show(done: number, total: number): void {
-      if (!stderr.isTTY || total <= 0) return;
-      const ratio = Math.min(1, done / total);
-      const percent = Math.floor(ratio * 100);
-      if (percent === last) return;
-      last = percent;
-      const width = 30;
-      const filled = Math.round(ratio * width);
-      stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(percent).padStart(3)} % ${done}/${total}`);
-      shown = true;
-    },
-    clear(): void {
-      if (shown) stderr.write('\r\x1b[K');
-      shown = false;
-      last = -1;
-    },
-  };
 }

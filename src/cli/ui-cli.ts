@@ -27,7 +27,7 @@ export async function uiCli(args: string[], ctx: EngineCommandContext, startWork
     else if (response.t === 'err') problem += response.text;
   });
   if (url === undefined) {
-    ctx.terminal.stderr.write(`engram: the viewer did not start: ${problem.trim() || 'the worker gave no URL'}\n`);
+    ctx.terminal.stderr.write(`engram: ${problem.trim() || 'the viewer did not start: the worker gave no URL'}\n`);
     return 1;
   }
   const pong = await pingWorker(ctx.paths);

@@ -1,10 +1,11 @@
 import { mkdirSync, rmSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
 import { describeDamage, isWhole } from '../log/log-check.js';
+import { saveVerifiedMark, verifyFrom } from '../log/verified-mark.js';
 import { appendRotated, WORKER_LOG_ROTATION } from '../append-rotated.js';
 import { writeFileAtomic } from '../atomic-write.js';
 import { BUILD_ID } from '../build-id.js';
 import type { Clock } from '../clock.js';
-import { describeError, isEngramError } from '../errors.js';
+import { describeError, EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
 import { Recaller } from '../recall/recaller.js';
@@ -131,7 +132,11 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     try {
       const check = await engine.log.check({ from });
       if (!isWhole(check)) breakOn(describeDamage(check));
-      else verifiedTo = Math.max(verifiedTo, head);
+      else {
+        verifiedTo = Math.max(verifiedTo, head);
+        // A mark not saved (a full disk) only makes the next start read back more.
+        await saveVerifiedMark(engine.log, paths.log, verifiedTo).catch(() => undefined);
+      }
     } catch (err) {
       breakOn(`the log cannot be read whole: ${describeError(err)}`);
     }
@@ -270,9 +275,19 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     ui: async (request) => {
       if (stopping) throw new Error('the worker is stopping');
       // Loaded on the first `engram ui`: a worker nobody views does not carry the viewer.
-      viewer ??= import('../viewer/viewer-server.js').then(({ startViewer }) => startViewer({ engine, port: request.port, onActivity: () => (lastActivity = Date.now()), log }));
+      viewer ??= import('../viewer/viewer-server.js')
+        .then(({ startViewer }) => startViewer({ engine, port: request.port, onActivity: () => (lastActivity = Date.now()), log }))
+        .catch((err: unknown) => {
+          throw new Error(`the viewer did not start: ${describeError(err)}`, { cause: err });
+        });
       viewer.catch(() => (viewer = undefined));
-      return (await viewer).url;
+      const { url } = await viewer;
+      // A viewer keeps its port while the worker lives: asking for another one is said, not ignored.
+      const running = Number(new URL(url).port);
+      if (request.port !== undefined && request.port !== running) {
+        throw new EngramError('VIEWER_RUNNING', `the viewer already runs on port ${running} (${url}), not ${request.port}: it keeps its port until the worker stops (\`engram worker stop\`, then \`engram ui --port ${request.port}\`)`);
+      }
+      return url;
     },
     startedAt,
     build: BUILD_ID,
@@ -294,9 +309,13 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     // not started by a hook
   }
   log(`started; build ${BUILD_ID}; log head ${engine.log.head}`);
-  // Read every block of the log once before taking anything in: a damaged log is never written
-  // over (an append or compaction over a damaged table spreads the damage), and doctor says so.
-  await verifyLog(1);
+  // Read the log back before taking anything in: a damaged log is never written over (an append
+  // or compaction over a damaged table spreads the damage), and doctor says so. Only what came
+  // since the last worker read it back, unless a table it saw was changed since (verified-mark.ts):
+  // a start costs what was appended, not the whole history.
+  const from = await verifyFrom(engine.log, paths.log);
+  await verifyLog(from);
+  log(`read the log back from seq ${from} to ${engine.log.head}${from > 1 ? ' (before it: read back by an earlier worker)' : ''}`);
   checked = true;
   if (!broken) rmSync(paths.logBroken, { force: true });
   schedule();

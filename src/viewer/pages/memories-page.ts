@@ -107,7 +107,7 @@ export async function memoriesPage(source: ViewerSource, ctx: ViewContext, query
   <button id="filter">filter</button>
 </form>
 <p class="muted" id="count">${shown.length} of ${total} memories; page ${page} of ${pages}. ★ pinned.</p>
-<table id="memories"><thead><tr><th>${sortLink('name', 'name')}</th><th>type</th><th>status</th><th>${sortLink('strength', 'strength')}</th><th>${sortLink('staleness', 'staleness')}</th><th>project</th></tr></thead><tbody>
+<table id="memories"><thead><tr><th>${sortLink('name', 'name')}</th><th>type</th><th>status</th><th>${sortLink('strength', 'strength (0–1)')}</th><th>${sortLink('staleness', 'staleness (0–100)')}</th><th>project</th></tr></thead><tbody>
 ${slice.map((m) => html`<tr data-id="${m.id}"><td>${m.entry.pinned ? html`<span class="pin" title="pinned">★ </span>` : ''}<a href="${href(ctx, '/memory', { id: m.id })}">${clip(m.entry.name, 80)}</a><div class="muted">${clip(m.entry.description, 140)}</div></td>
 <td>${m.entry.type}</td><td><span class="tag st-${m.status}">${m.status}</span></td><td class="n">${m.strength.toFixed(2)}</td><td class="n">${m.staleness.toFixed(0)}</td><td>${m.project === '' ? '(global)' : clip(m.project, 40)}</td></tr>`)}
 </tbody></table>

@@ -1,3 +1,4 @@
+import { stalenessBand } from '../../memories/scores.js';
 import { renderMemoryFile } from '../../memories/memory-file.js';
 import { memoryFileContent } from '../../projections/memories/materialize-memories.js';
 import type { MemoryRow } from '../../projections/memories/memory-row.js';
@@ -25,7 +26,7 @@ export function memoryPage(ctx: ViewContext, row: MemoryRow, history: readonly P
   const body = html`
 ${message ? html`<div class="msg" id="message">${message}</div>` : ''}
 <p><span class="tag st-${scored.status}" id="status">${scored.status}</span>${row.pinned ? html`<span class="pin" id="pinned">★ pinned</span>` : ''}
- ${row.type} · strength ${scored.strength.toFixed(2)} · staleness ${scored.staleness.toFixed(0)} · ${row.project === '' ? 'global' : row.project}
+ ${row.type} · strength ${scored.strength.toFixed(2)} of 1 · staleness ${scored.staleness.toFixed(0)} of 100 (${stalenessBand(scored.staleness)}) · ${row.project === '' ? 'global' : row.project}
  · <span class="muted">${row.dir}/${row.archived ? '_archive/' : ''}${row.file}</span></p>
 <div class="actions">${actions}</div>
 <h2>Provenance</h2>

@@ -33,7 +33,7 @@ export const backfillCommand = defineCommand({
     await engine.runner.catchUp();
     const live = engine.runner.rowsOf('live-sessions');
     const tally = await runBackfill(
-      { claudeDir: engine.paths.claude, now: engine.clock.now(), since, project: args.project, dryRun: args.dryRun, progress: output.progress },
+      { claudeDir: engine.paths.claude, now: engine.clock.now(), since, project: args.project, dryRun: args.dryRun, progress: (done, total) => output.progress(done, total, 'bytes') },
       {
         async append(events) {
           for (const event of events) engine.catalog.read(event);

@@ -7,8 +7,12 @@ export interface CommandOutput {
   /** Resolves once the reader can take more, so a dump of the whole log never piles up in memory. */
   out(text: string): Promise<void>;
   err(text: string): void;
-  progress(done: number, total: number): void;
+  /** How far a long command is, in `unit` (default `events`): shown as a bar on a terminal. */
+  progress(done: number, total: number, unit?: ProgressUnit): void;
 }
+
+/** What a command's progress counts. */
+export type ProgressUnit = 'events' | 'bytes';
 
 /**
  * A command that needs the log. It runs wherever the log is held: inside the running worker

@@ -22,7 +22,17 @@ export const drain = defineCommand({
       output.err(`not draining: ${readFileSync(engine.paths.logBroken, 'utf8').trim()}\n`);
       return 1;
     }
-    const { text, code } = describeDrain(await engine.drain(), engine.log.head);
+    // A drain of a long backlog runs for seconds: how far the slowest projection is, as it goes.
+    const report = () => output.progress(Math.min(engine.log.head, ...engine.runner.status().map((lane) => lane.seq)), engine.log.head, 'events');
+    const timer = setInterval(report, 250);
+    let drained;
+    try {
+      drained = await engine.drain();
+    } finally {
+      clearInterval(timer);
+    }
+    report();
+    const { text, code } = describeDrain(drained, engine.log.head);
     output.err(text);
     return code;
   },

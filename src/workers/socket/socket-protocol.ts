@@ -143,7 +143,7 @@ export const responseSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('err'), text: z.string() }),
   /** The viewer's URL, token included (`engram ui`). */
   z.object({ t: z.literal('ui'), url: z.string().max(200) }),
-  z.object({ t: z.literal('progress'), done: z.number(), total: z.number() }),
+  z.object({ t: z.literal('progress'), done: z.number(), total: z.number(), unit: z.optional(z.enum(['events', 'bytes'])) }),
   z.object({ t: z.literal('exit'), code: z.number().int() }),
 ]);
 export type Response = z.infer<typeof responseSchema>;

@@ -212,11 +212,11 @@ async function handle(request: Request, send: (message: Response) => Promise<voi
   const output: CommandOutput = {
     out: (text) => send({ t: 'out', text }),
     err: (text) => void send({ t: 'err', text }).catch(() => undefined),
-    progress: (done, total) => {
+    progress: (done, total, unit) => {
       // A command that reports progress is work under way: a long one (a backfill of months, a
       // rebuild) must not find the worker stopping for idleness under it.
       options.onActivity();
-      if (request.tty) void send({ t: 'progress', done, total }).catch(() => undefined);
+      if (request.tty) void send({ t: 'progress', done, total, ...(unit ? { unit } : {}) }).catch(() => undefined);
     },
   };
   let code: number;
