@@ -262,5 +262,5 @@ describe('engram ui', () => {
     } finally {
       await h.cleanup();
     }
-  }, 60_000);
+  }, 120_000);
 });
