@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'EMBEDDING_INVALID'
   | 'VECTORS_UNAVAILABLE'
   | 'GRAPH_INDEX_INVALID'
+  | 'SYNC_FAILED'
   | 'USAGE';
 
 export class EngramError extends Error {

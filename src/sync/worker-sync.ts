@@ -1,0 +1,38 @@
+import type { EventCatalog } from '../events/catalog.js';
+import type { EventLog } from '../log/event-log.js';
+import type { Reactor } from '../workers/engine/reactor.js';
+import { syncForwarder } from './sync-forwarder.js';
+import { SyncImporter } from './sync-importer.js';
+import { SyncLink, type SyncLinkOptions } from './sync-link.js';
+import type { SyncSettings } from './sync-settings.js';
+
+/** The sync as the worker wires it: a reactor for the engine, an importer started beside it. */
+export interface WorkerSync {
+  readonly link: SyncLink;
+  /** For Engine.open's reactors: the forwarder. */
+  readonly reactors: readonly Reactor[];
+  /** Once the worker holds the log and has checked it: opens the import state and starts importing. */
+  start(engine: { log: EventLog; catalog: EventCatalog }, onImported: () => void): Promise<void>;
+  /** Stops importing (before the reactors settle), so nothing appends while the log closes. */
+  stopImporting(): Promise<void>;
+  /** Closes the connection and the import state (after the reactors settled). */
+  close(): Promise<void>;
+}
+
+export function workerSync(settings: SyncSettings, options: SyncLinkOptions): WorkerSync {
+  const link = new SyncLink(settings, options);
+  let importer: SyncImporter | undefined;
+  return {
+    link,
+    reactors: [syncForwarder(link)],
+    async start(engine, onImported) {
+      await link.open();
+      importer = new SyncImporter({ link, log: engine.log, catalog: engine.catalog, onImported });
+      importer.start();
+    },
+    async stopImporting() {
+      await importer?.stop();
+    },
+    close: () => link.close(),
+  };
+}
