@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
 import { newEventId } from '../src/events/event-id.js';
@@ -57,15 +59,35 @@ async function sharedIds(m: TempHome): Promise<{ ids: Set<string>; count: number
   return { ids: new Set(shared.map((e) => e.id)), count: shared.length };
 }
 
+/** How many messages the sync stream holds. */
+async function streamMessages(url: string): Promise<number> {
+  const nc = await connect({ servers: url });
+  try {
+    return (await (await jetstreamManager(nc)).streams.info('ENGRAM')).state.messages;
+  } finally {
+    await nc.close();
+  }
+}
+
 function memoryFiles(m: TempHome): Record<string, string> {
   return walkFiles(join(m.root, 'claude', 'projects'));
 }
 
+/**
+ * Waits until A has sent everything and B has taken in everything the stream holds (read from
+ * their status files: cheap), then compares the two logs once (two `log dump`s: not cheap).
+ */
 async function converged(a: TempHome, b: TempHome, expected: number): Promise<boolean> {
+  const settled = await waitUntil(() => {
+    const [x, y] = [status(a), status(b)];
+    return x !== undefined && y !== undefined && x.localHead >= expected && x.forwardedTo === x.localHead && x.lastAck !== undefined &&
+      y.pending === 0 && y.importedTo >= x.lastAck.streamSeq;
+  }, 120_000);
+  if (!settled) return false;
   return waitUntil(async () => {
     const [x, y] = [await sharedIds(a), await sharedIds(b)];
     return x.ids.size >= expected && x.ids.size === y.ids.size && [...x.ids].every((id) => y.ids.has(id));
-  }, 90_000);
+  }, 60_000);
 }
 
 describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${natsServerMissing ? ` (skipped: ${natsServerMissing})` : ''}`, () => {
@@ -91,5 +113,99 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/connected/);
     expect(shown.stdout).toMatch(/received: up to stream seq \d+/);
+  }, SLOW);
+
+  it('kill -9 of the server and of A\'s worker mid-publish lose nothing and store nothing twice', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    await startWorker(a);
+    await startWorker(b);
+    const written: string[] = [];
+    const write = (n: number) => {
+      for (let i = 0; i < n; i++) written.push(writeSpoolFile(a.paths, prompt(`prompt ${written.length} about the ledger`)));
+    };
+    const acked = () => status(a)?.lastAck?.seq ?? 0;
+    const t0 = Date.now();
+    const phase = (what: string) => console.log(`sync kill test: ${what} after ${((Date.now() - t0) / 1000).toFixed(1)} s (A acked up to local seq ${acked()})`);
+    // The server dies while A publishes, and stays away while A keeps taking events in.
+    write(500);
+    expect(await waitUntil(() => acked() > 0)).toBe(true);
+    phase('server killed');
+    await nats.kill('SIGKILL');
+    write(500);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await nats.start();
+    // A's worker dies while it publishes; the next one sends again from its saved cursor.
+    const before = acked();
+    write(500);
+    expect(await waitUntil(() => acked() > before)).toBe(true);
+    const pid = status(a)!.pid;
+    phase('worker A killed');
+    process.kill(pid, 'SIGKILL');
+    write(500);
+    await startWorker(a);
+    phase('worker A restarted');
+    expect(await converged(a, b, 2000)).toBe(true);
+    phase('converged');
+    const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    expect(y.ids).toEqual(x.ids);
+    expect(x.count).toBe(x.ids.size);
+    expect(y.count).toBe(y.ids.size);
+    const prompts = (await dumpLog(b.env)).filter((e) => e.type === 'PromptSubmitted');
+    expect(prompts).toHaveLength(2000);
+    // The stream too holds each event once: the resends were dropped by their Nats-Msg-Id.
+    expect(await streamMessages(nats.url)).toBe(x.ids.size);
+  }, SLOW);
+
+  it('B offline for 1,000 events catches up when its worker starts, to the same memory files', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    await startWorker(a);
+    for (let i = 0; i < 999; i++) writeSpoolFile(a.paths, prompt(`an ordinary prompt ${i} about invoices`));
+    writeSpoolFile(a.paths, prompt('remember that refunds go through the ledger service'));
+    expect(await waitUntil(() => {
+      const s = status(a);
+      return s !== undefined && s.localHead >= 1000 && s.forwardedTo === s.localHead;
+    }, 120_000)).toBe(true);
+    await startWorker(b);
+    expect(await converged(a, b, 1000)).toBe(true);
+    expect(await waitUntil(() => JSON.stringify(memoryFiles(a)) === JSON.stringify(memoryFiles(b)), 30_000)).toBe(true);
+    expect(Object.keys(memoryFiles(b)).some((p) => /refunds/.test(p))).toBe(true);
+  }, SLOW);
+
+  it('takes in only what passes the checks: a bad message is kept aside with its reason, never appended', async () => {
+    const nats = await server();
+    const b = machine(nats.url);
+    const good = prompt('a prompt typed on another machine');
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: 'ENGRAM', subjects: ['engram.>'] });
+      const js = jsm.jetstream();
+      const subject = 'engram.personal.dev';
+      await js.publish(subject, 'not json at all');
+      await js.publish(subject, JSON.stringify({ ...prompt('x'), data: { prompt: 42 } }));
+      await js.publish(subject, JSON.stringify({ ...prompt('y'), type: 'NoSuchEvent' }));
+      await js.publish(subject, JSON.stringify({ ...prompt('z'), type: 'LogRepaired', data: { lostFrom: 1, lostTo: 9, kept: 0, cause: 'tail-lost', reason: 'r' } }));
+      await js.publish(subject, JSON.stringify(good), { msgID: good.id });
+      // Another person's subject is not this machine's to read.
+      await js.publish('engram.personal.someone-else', JSON.stringify(prompt('not mine')));
+    } finally {
+      await nc.close();
+    }
+    await startWorker(b);
+    expect(await waitUntil(() => (status(b)?.importedTo ?? 0) >= 5)).toBe(true);
+    const events = await dumpLog(b.env);
+    expect(events.map((e) => e.id)).toContain(good.id);
+    expect(events.filter((e) => e.type === 'PromptSubmitted').map((e) => e.data.prompt)).toEqual(['a prompt typed on another machine']);
+    expect(events.some((e) => e.type === 'LogRepaired' || e.type === 'NoSuchEvent')).toBe(false);
+    const rejected = readdirSync(join(syncFolder(b.paths), 'rejected')).sort();
+    expect(rejected).toEqual(['1.json', '2.json', '3.json', '4.json']);
+    const reasons = rejected.map((name) => JSON.parse(readFileSync(join(syncFolder(b.paths), 'rejected', name), 'utf8')).reason as string);
+    expect(reasons[0]).toBe('not JSON');
+    expect(reasons[1]).toMatch(/PromptSubmitted v2 data is invalid/);
+    expect(reasons[2]).toMatch(/unknown event type/);
+    expect(reasons[3]).toMatch(/not shared in the personal scope/);
+    expect(status(b)!.rejected).toBe(4);
   }, SLOW);
 });

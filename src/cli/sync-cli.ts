@@ -23,7 +23,7 @@ export async function syncCli(args: string[], ctx: EngineCommandContext): Promis
   }
   if (!settings) {
     terminal.stdout.write(`sync: off (nothing leaves this machine). To turn it on: docs/team-sync.md\n`);
-    if (status) terminal.stdout.write(`last sync status (from ${status.updatedAt}):\n${describe(status)}`);
+    if (status) terminal.stdout.write(`last sync status (from ${status.updatedAt}):\n${describeSyncStatus(status)}`);
     return 0;
   }
   terminal.stdout.write(`sync: ${settings.scope} scope, as ${settings.user}\n`);
@@ -32,11 +32,12 @@ export async function syncCli(args: string[], ctx: EngineCommandContext): Promis
     return 0;
   }
   if (!current) terminal.stdout.write(`the worker is ${worker ? `running (pid ${worker.pid}) but this status is from an earlier one` : 'not running'}; last status from ${status.updatedAt}:\n`);
-  terminal.stdout.write(describe(status));
+  terminal.stdout.write(describeSyncStatus(status));
   return 0;
 }
 
-function describe(s: SyncStatus): string {
+/** The status in plain lines, for `engram sync status` and `engram doctor`. */
+export function describeSyncStatus(s: SyncStatus): string {
   const lines = [
     `server: ${s.servers.join(', ')} (${s.connected ? 'connected' : 'not connected'}), subject ${s.subject}`,
     `sent: every shareable event up to local seq ${s.forwardedTo} of ${s.localHead} (${Math.max(0, s.localHead - s.forwardedTo)} behind)` +
