@@ -19,7 +19,7 @@ import type { Viewer } from '../viewer/viewer-server.js';
 import { configFileStamp } from '../config/config-file.js';
 import type { SettingsReport } from '../config/effective-settings.js';
 import type { SyncSettings } from '../sync/sync-settings.js';
-import { workerSync, type WorkerSync } from '../sync/worker-sync.js';
+import type { WorkerSync } from '../sync/worker-sync.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -86,7 +86,8 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     return 1;
   }
   let engine: Engine | undefined;
-  const sync = options.sync ? workerSync(options.sync, { log }) : undefined;
+  // Loaded only with sync on: no other process pays for the NATS client.
+  const sync = options.sync ? (await import('../sync/worker-sync.js')).workerSync(options.sync, { log }) : undefined;
   try {
     engine = await openWithRetry(options, log, sync);
   } catch (err) {
