@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -207,5 +207,25 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
     expect(reasons[2]).toMatch(/unknown event type/);
     expect(reasons[3]).toMatch(/not shared in the personal scope/);
     expect(status(b)!.rejected).toBe(4);
+  }, SLOW);
+
+  it('a session that ran on A is captured on A alone: B keeps A\'s transcript excerpt, not a "missing" of its own', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    const transcripts = join(a.root, 'claude', 'projects', '-home-dev-src-payments-api');
+    mkdirSync(transcripts, { recursive: true });
+    const transcriptPath = join(transcripts, 'session-t.jsonl');
+    writeFileSync(transcriptPath, `${JSON.stringify({ type: 'user', sessionId: 'session-t', timestamp: '2026-06-01T10:00:00.000Z', message: { role: 'user', content: 'bump the ledger version' } })}\n`);
+    await startWorker(b);
+    await startWorker(a);
+    const ended: Envelope = { ...prompt('x', 'session-t'), type: 'SessionEnded', schemaVersion: 1, data: { reason: 'other', transcriptPath } };
+    writeSpoolFile(a.paths, ended);
+    const captured = async (m: TempHome) => (await dumpLog(m.env)).filter((e) => e.type === 'TranscriptCaptured');
+    expect(await waitUntil(async () => (await captured(b)).length > 0, 120_000)).toBe(true);
+    const [onA, onB] = [await captured(a), await captured(b)];
+    expect(onB).toHaveLength(1);
+    expect(onB[0]!.data.missing).toBe(false);
+    expect(onB[0]!.data.excerpt).toMatch(/bump the ledger version/);
+    expect({ ...onB[0], seq: 0 }).toEqual({ ...onA[0], seq: 0 });
   }, SLOW);
 });

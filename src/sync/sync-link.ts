@@ -72,6 +72,10 @@ export class SyncLink {
     return this.#store;
   }
 
+  get opened(): boolean {
+    return this.#store !== undefined;
+  }
+
   get closed(): boolean {
     return this.#closed;
   }

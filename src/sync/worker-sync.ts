@@ -11,6 +11,8 @@ export interface WorkerSync {
   readonly link: SyncLink;
   /** For Engine.open's reactors: the forwarder. */
   readonly reactors: readonly Reactor[];
+  /** For Engine.open: which events the importer brought in from another machine. */
+  elsewhere(ids: readonly string[]): Promise<boolean[]>;
   /** Once the worker holds the log and has checked it: opens the import state and starts importing. */
   start(engine: { log: EventLog; catalog: EventCatalog }, onImported: () => void): Promise<void>;
   /** Stops importing (before the reactors settle), so nothing appends while the log closes. */
@@ -25,6 +27,8 @@ export function workerSync(settings: SyncSettings, options: SyncLinkOptions): Wo
   return {
     link,
     reactors: [syncForwarder(link)],
+    // Before the import state opens nothing was imported in this run, and the reactors wait for it (worker.ts).
+    elsewhere: (ids) => (link.opened ? link.store.imported(ids) : Promise.resolve(ids.map(() => false))),
     async start(engine, onImported) {
       await link.open();
       importer = new SyncImporter({ link, log: engine.log, catalog: engine.catalog, onImported });

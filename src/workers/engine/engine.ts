@@ -68,6 +68,8 @@ export interface EngineOptions {
   settings?: SettingsReport;
   /** More reactors, run after the built-in ones: the worker's sync forwarder (src/sync). */
   reactors?: readonly Reactor[];
+  /** Which events the sync brought in from another machine (see ReactorContext.elsewhere). Default: none. */
+  elsewhere?: (ids: readonly string[]) => Promise<boolean[]>;
 }
 
 /**
@@ -214,6 +216,7 @@ export class Engine {
         store: write ? store : null,
         paths,
         clock: options.clock,
+        elsewhere: options.elsewhere,
         reactors: [
           skillsInventoryReactor(),
           maintenanceReactor({ everyMs: options.maintainEveryMs }),
