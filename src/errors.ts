@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'VECTORS_UNAVAILABLE'
   | 'GRAPH_INDEX_INVALID'
   | 'VIEWER_RUNNING'
+  | 'SYNC_FAILED'
   | 'USAGE';
 
 export class EngramError extends Error {

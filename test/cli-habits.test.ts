@@ -25,7 +25,7 @@ async function engram(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: n
   }
 }
 
-const COMMANDS = ['install', 'uninstall', 'worker', 'log', 'rebuild', 'replay', 'migrate', 'maintain', 'import', 'reconcile', 'memories', 'distill', 'backfill', 'graph', 'routes', 'skills', 'query', 'mcp', 'ui', 'config', 'doctor'];
+const COMMANDS = ['install', 'uninstall', 'worker', 'log', 'rebuild', 'replay', 'migrate', 'maintain', 'import', 'reconcile', 'memories', 'distill', 'backfill', 'graph', 'routes', 'skills', 'query', 'mcp', 'ui', 'config', 'sync', 'doctor'];
 
 describe('CLI habits', () => {
   it('every command has --help: its own usage lines, exit 0', async () => {

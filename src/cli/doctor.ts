@@ -1,3 +1,6 @@
+import { readSyncStatus } from '../sync/sync-status.js';
+import { syncFolder } from '../sync/sync-settings.js';
+import { describeSyncStatus } from './sync-cli.js';
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import type { Clock } from '../clock.js';
@@ -147,6 +150,12 @@ export async function doctor(ctx: { paths: EngramPaths; clock: Clock; settingsPa
     }
   }
   findings.push(...llmFinding(running));
+  const syncScope = running.settings.find((s) => s.key === 'syncScope')?.value ?? 'off';
+  if (syncScope !== 'off') {
+    const sync = readSyncStatus(syncFolder(ctx.paths));
+    if (!sync) say(false, `sync (${syncScope}) is on but no worker has reported on it yet; \`engram sync status\` shows it once one runs`);
+    else say(sync.connected && !sync.missed && sync.rejected === 0, `sync (${syncScope}), as of ${sync.updatedAt}:\n${describeSyncStatus(sync).trimEnd().split('\n').map((line) => `      ${line}`).join('\n')}`);
+  }
 
   const recent = recentHookErrors(ctx.paths, ctx.clock.now());
   if (recent.count > 0) say(false, `${recent.count} hook errors in the last 24 h in ${ctx.paths.hooksLog}; latest: ${recent.latest}`);

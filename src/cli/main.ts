@@ -8,8 +8,8 @@ import { parseArgs } from 'node:util';
 import { BUILD_ID } from '../build-id.js';
 import { clockFromEnv } from '../clock.js';
 import { isOlderBuild } from '../compare-builds.js';
-import { describeForUser, EngramError, isEngramError } from '../errors.js';
-import { resolvePaths } from '../paths.js';
+import { describeError, describeForUser, EngramError, isEngramError } from '../errors.js';
+import { resolvePaths, type EngramPaths } from '../paths.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { requestHandOver } from '../workers/hand-over.js';
 import { liveWorker, processRunning } from '../workers/live-worker.js';
@@ -18,6 +18,7 @@ import { runWorker } from '../workers/worker.js';
 import { describeVersion } from '../version.js';
 import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
+import { syncFromEnv, type SyncSettings } from '../sync/sync-settings.js';
 import { doctor, renderFindings } from './doctor.js';
 import { migrate } from './migrate.js';
 import { repairLog } from './repair-log.js';
@@ -33,6 +34,7 @@ import { uiCli } from './ui-cli.js';
 import { foreignSocket, foreignSocketAdvice, prepareSocketDir } from '../workers/socket/socket-owner.js';
 import { workerStatus } from './worker-status.js';
 import { CONFIG_USAGE, configCli } from './config-cli.js';
+import { syncCli } from './sync-cli.js';
 import { withConfig } from '../config/effective-settings.js';
 import { settingsReport } from '../config/settings-report.js';
 import { isBrokenPipe, runEngineCommand, type EngineCommandContext, type Terminal } from './run-engine-command.js';
@@ -87,6 +89,7 @@ const USAGE = `engram — long-term memory for Claude Code
   engram ui [--port N] [--open]          the local web viewer (127.0.0.1, a token per start): timeline, memories, recall, as of any seq
   engram config list|get KEY|set KEY VALUE|unset KEY
                                          the settings in ENGRAM_HOME/config.json (the environment overrides each)
+  engram sync status [--json]            the sync with your other machines (docs/team-sync.md): connection, lag, last ack, last error
   engram doctor                          what is wrong, in plain words
   engram --version                       this engram's version and build
 
@@ -311,6 +314,8 @@ async function run(command: string | undefined, rest: string[], { given, env, pa
       return uiCli(rest, ctx, () => worker(['--detach'], env, { ...ctx, terminal: { stdout: terminal.stderr, stderr: terminal.stderr } }));
     case 'config':
       return configCli(rest, { ...ctx, env: given });
+    case 'sync':
+      return syncCli(rest, ctx);
     case 'doctor': {
       const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
       const findings = await doctor({ paths, clock, settingsPath: values.settings ?? defaultSettingsPath(env), env, configProblem });
@@ -399,6 +404,7 @@ async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: EngineCommand
     distiller: distillerFromEnv(env, paths),
     embedder: embedderChoice(env),
     skills: skillsFromEnv(env, paths),
+    sync: syncOrNone(env, paths, terminal),
     settings: settingsReport('worker', env),
     rereadSettings: () => settingsReport('worker', withConfig(env, paths)),
     // config.json changed under it: a successor of the same build, started with the environment
@@ -509,4 +515,14 @@ if (invokedDirectly) {
       process.stderr.write(`engram: ${describeForUser(err)}\n`);
       process.exitCode = isEngramError(err, 'USAGE') ? 2 : 1;
     });
+}
+
+/** The sync settings; when they are wrong the worker runs without sync and says why (worker.log). */
+function syncOrNone(env: NodeJS.ProcessEnv, paths: EngramPaths, terminal: { stderr: { write(text: string): unknown } }): SyncSettings | undefined {
+  try {
+    return syncFromEnv(env, paths);
+  } catch (err) {
+    terminal.stderr.write(`engram: sync is off: ${describeError(err)}\n`);
+    return undefined;
+  }
 }

@@ -121,6 +121,31 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: "true (`1`): after each turn the LLM audits it for skills worth capturing (uses the distiller's LLM)",
     shape: z.boolean(), toEnv: bool01, fromText: onOff,
   }),
+  setting({
+    key: 'syncScope', env: 'ENGRAM_SYNC_SCOPE', default: 'off',
+    doc: '`personal`: this machine shares its events (already redacted) with your other machines through `syncUrl` and imports theirs (docs/team-sync.md); `off`: nothing leaves the machine',
+    shape: z.enum(['off', 'personal']),
+  }),
+  setting({
+    key: 'syncUrl', env: 'ENGRAM_SYNC_URL', default: '',
+    doc: 'the NATS JetStream server(s) to sync through, comma-separated (`nats://host:4222`, `tls://host:4222`); never with a user or password in it: those go in `syncCredentials`',
+    shape: z.string().refine((url) => !/\/\/[^/@]*@/.test(url), 'put credentials in the file `syncCredentials` names, not in the URL'),
+  }),
+  setting({
+    key: 'syncCredentials', env: 'ENGRAM_SYNC_CREDENTIALS', default: '',
+    doc: 'a file holding the sync credentials: a NATS `.creds` file, an nkey seed, or JSON `{"user","password"}` or `{"token"}`; read by the worker only, never printed or logged',
+    shape: z.string(),
+  }),
+  setting({
+    key: 'syncTlsCa', env: 'ENGRAM_SYNC_TLS_CA', default: '',
+    doc: "a PEM file of the CA that signed the sync server's certificate (implies TLS); none: the system's CAs when the URL says `tls://`",
+    shape: z.string(),
+  }),
+  setting({
+    key: 'syncUser', env: 'ENGRAM_SYNC_USER', default: '',
+    doc: "the name your machines share the personal stream under (subject `engram.personal.<syncUser>`; letters, digits, `-`, `_`); none: this machine's login name",
+    shape: z.string().regex(/^[A-Za-z0-9_-]{0,64}$/),
+  }),
 ];
 
 /** The variables that are only ever read from the environment, with their meaning (docs/configuration.md). */

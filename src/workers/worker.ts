@@ -19,6 +19,8 @@ import { startSocketServer, type SocketServer } from './socket/socket-server.js'
 import type { Viewer } from '../viewer/viewer-server.js';
 import { configFileStamp } from '../config/config-file.js';
 import type { SettingsReport } from '../config/effective-settings.js';
+import type { SyncSettings } from '../sync/sync-settings.js';
+import type { WorkerSync } from '../sync/worker-sync.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -58,6 +60,8 @@ export interface WorkerOptions {
    */
   rereadSettings?: () => SettingsReport;
   restart?: (pid: number) => void;
+  /** Sync with other machines through NATS JetStream (see syncFromEnv). Default none. */
+  sync?: SyncSettings;
 }
 
 /**
@@ -83,8 +87,10 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     return 1;
   }
   let engine: Engine | undefined;
+  // Loaded only with sync on: no other process pays for the NATS client.
+  const sync = options.sync ? (await import('../sync/worker-sync.js')).workerSync(options.sync, { log }) : undefined;
   try {
-    engine = await openWithRetry(options, log);
+    engine = await openWithRetry(options, log, sync);
   } catch (err) {
     // A log that will not open halts everything: say why where people look, and let the next
     // hook's worker try again (removing the start lock), rather than die without a word.
@@ -235,9 +241,11 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     // Requests being answered finish (or are cut off after the grace period) while the round
     // that is running completes; neither may be left using the log once it closes.
     await Promise.all([server?.close(options.stopGraceMs ?? 2000), running, verifying, viewer?.then((v) => v.close(), () => undefined)]);
+    await sync?.stopImporting();
     // A reactor's slow run (an LLM call) is cut short, and done again by the next worker.
     engine.reactors.abort();
     await engine.settle();
+    await sync?.close();
     recaller?.close();
     await engine.close();
     removeIfOurs(paths.pidFile);
@@ -316,20 +324,26 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   const from = await verifyFrom(engine.log, paths.log);
   await verifyLog(from);
   log(`read the log back from seq ${from} to ${engine.log.head}${from > 1 ? ' (before it: read back by an earlier worker)' : ''}`);
+  if (sync && !broken) {
+    await sync.start(engine, () => {
+      lastActivity = Date.now();
+      schedule();
+    }).catch((err: unknown) => log(`sync could not start: ${describeError(err)}`));
+  }
   checked = true;
   if (!broken) rmSync(paths.logBroken, { force: true });
   schedule();
   return stopped;
 }
 
-async function openWithRetry(options: WorkerOptions, log: (line: string) => void): Promise<Engine | undefined> {
+async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined): Promise<Engine | undefined> {
   const started = Date.now();
   const deadline = started + (options.lockWaitMs ?? 3000);
   const handOverDeadline = started + (options.handOverWaitMs ?? 120_000);
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings });
+      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

@@ -24,6 +24,7 @@ import { StateStore } from './state-store.js';
 import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { ReactorRunner } from './reactor-runner.js';
+import type { Reactor } from './reactor.js';
 import { maintenanceReactor } from '../reactors/maintenance.js';
 import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
 import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
@@ -65,6 +66,10 @@ export interface EngineOptions {
   skills?: SkillsSetup;
   /** The settings this process runs with, for `engram doctor` (the worker's when it answers). */
   settings?: SettingsReport;
+  /** More reactors, run after the built-in ones: the worker's sync forwarder (src/sync). */
+  reactors?: readonly Reactor[];
+  /** Which events the sync brought in from another machine (see ReactorContext.elsewhere). Default: none. */
+  elsewhere?: (ids: readonly string[]) => Promise<boolean[]>;
 }
 
 /**
@@ -211,6 +216,7 @@ export class Engine {
         store: write ? store : null,
         paths,
         clock: options.clock,
+        elsewhere: options.elsewhere,
         reactors: [
           skillsInventoryReactor(),
           maintenanceReactor({ everyMs: options.maintainEveryMs }),
@@ -221,6 +227,7 @@ export class Engine {
           skillMatcherReactor({ embedder: options.skills?.embedder ?? vectors?.indexer, threshold: options.skills?.matchThreshold }),
           skillCuratorReactor(options.skills?.curator),
           ...(options.skills?.audit ? [turnAuditReactor(options.skills.audit)] : []),
+          ...(options.reactors ?? []),
         ],
       });
       await reactors.start();

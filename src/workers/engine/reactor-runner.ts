@@ -20,6 +20,8 @@ export interface ReactorRunnerOptions {
   paths: EngramPaths;
   clock: Clock;
   reactors: readonly Reactor[];
+  /** Which events came from another machine (see ReactorContext.elsewhere). Default: none did. */
+  elsewhere?: (ids: readonly string[]) => Promise<boolean[]>;
 }
 
 export interface ReactorStatus {
@@ -126,8 +128,9 @@ export class ReactorRunner {
       appended += added;
       return added;
     };
+    const elsewhere = this.#options.elsewhere ?? ((ids: readonly string[]) => Promise.resolve(ids.map(() => false)));
     const context: ReactorContext = {
-      runner, log, catalog, from, to, paths, clock, signal: this.#abort.signal, newId: () => newEventId(wallMicros(), process.pid), record,
+      runner, log, catalog, from, to, paths, clock, signal: this.#abort.signal, newId: () => newEventId(wallMicros(), process.pid), record, elsewhere,
     };
     return { context, appended: () => appended };
   }

@@ -27,6 +27,11 @@ export interface ReactorContext {
    * on record before a slow or fallible step (a distill request before the LLM call).
    */
   record(events: readonly Envelope[]): Promise<number>;
+  /**
+   * Which of these events came from another machine (the sync's importer brought them in): work
+   * bound to the machine an event happened on (reading its transcript) is that machine's to do.
+   */
+  elsewhere?(ids: readonly string[]): Promise<boolean[]>;
 }
 
 /**

@@ -8,7 +8,7 @@ import { SessionEnded, TurnStopped } from '../../events/hook-events.js';
 import { TranscriptCaptured } from '../../events/transcript-events.js';
 import type { EventData } from '../../events/define-event.js';
 import type { EventLog } from '../../log/event-log.js';
-import type { Reactor } from '../engine/reactor.js';
+import type { Reactor, ReactorContext } from '../engine/reactor.js';
 
 export interface TranscriptCaptureOptions extends Pick<CaptureOptions, 'head' | 'tail' | 'maxLineBytes'> {
   /**
@@ -42,7 +42,7 @@ export function transcriptCaptureReactor(options: TranscriptCaptureOptions = {})
           if (event?.type === 'TurnStopped') {
             if (event.data.answer) answers.set(event.session, { text: event.data.answer, at: event.ts });
             else answers.delete(event.session);
-          } else if (event?.type === 'SessionEnded' && event.seq >= ctx.from && event.data.transcriptPath) {
+          } else if (event?.type === 'SessionEnded' && event.seq >= ctx.from && event.data.transcriptPath && !(await ranElsewhere(ctx, event.id))) {
             const data = await captureTranscript(event.data.transcriptPath, {
               ...options,
               projectsDir: join(ctx.paths.claude, 'projects'),
@@ -66,6 +66,14 @@ export function transcriptCaptureReactor(options: TranscriptCaptureOptions = {})
       return undefined;
     }
   }
+}
+
+/**
+ * A session that ran on another machine (the sync brought its end in): its transcript is on that
+ * disk, and that machine's capture arrives through the sync under the same id.
+ */
+async function ranElsewhere(ctx: ReactorContext, id: string): Promise<boolean> {
+  return ctx.elsewhere ? (await ctx.elsewhere([id]))[0] === true : false;
 }
 
 async function anySessionEnded(log: EventLog, from: number, to: number): Promise<boolean> {

@@ -1,0 +1,79 @@
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { EngramError } from '../errors.js';
+import type { EngramPaths } from '../paths.js';
+
+/** The stream every engram shares through; its subjects say the scope (see syncSubject). */
+export const SYNC_STREAM = 'ENGRAM';
+
+export type SyncScope = 'personal';
+
+/**
+ * How this machine syncs: read from the environment (config.json fills it: effective-settings.ts)
+ * by the worker alone. Holds where the credentials are, never the credentials: the file is read
+ * when connecting and its content is kept nowhere else.
+ */
+export interface SyncSettings {
+  scope: SyncScope;
+  /** The servers, without credentials (a URL carrying `user:pass@` is refused). */
+  servers: string[];
+  /** The file holding the credentials, if any. */
+  credentialsFile: string | undefined;
+  /** A CA file for the server's certificate; implies TLS. */
+  tlsCa: string | undefined;
+  /** Whether to insist on TLS (a `tls://` URL or a CA file). */
+  tls: boolean;
+  /** The name this person's machines share: the subject's last token. */
+  user: string;
+  /** This machine's sync directory: its import state and status file. */
+  dir: string;
+}
+
+/** Where the sync keeps its state and status: `<home>/sync`. */
+export function syncFolder(paths: Pick<EngramPaths, 'home'>): string {
+  return join(paths.home, 'sync');
+}
+
+const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The sync settings, or undefined when sync is off. Throws SETTINGS_INVALID naming the setting
+ * that is wrong, never quoting a value that may hold a secret.
+ */
+export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'home'>): SyncSettings | undefined {
+  const scope = env.ENGRAM_SYNC_SCOPE || 'off';
+  if (scope === 'off') return undefined;
+  if (scope !== 'personal') {
+    throw new EngramError('SETTINGS_INVALID', `syncScope must be \`off\` or \`personal\` (the team scope is not built yet), not ${JSON.stringify(scope.slice(0, 20))}`);
+  }
+  const servers = (env.ENGRAM_SYNC_URL ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (servers.length === 0) throw new EngramError('SETTINGS_INVALID', 'syncScope is `personal` but syncUrl is empty: set it to your NATS server, e.g. `engram config set syncUrl nats://host:4222`');
+  for (const server of servers) {
+    // Credentials in a URL would be printed by every status line and error that names the server.
+    if (/^[a-z]+:\/\/[^/@]*@/i.test(server) || /^[^/]*@/.test(server)) {
+      throw new EngramError('SETTINGS_INVALID', 'syncUrl carries credentials: put them in a file and name it with `syncCredentials` (docs/team-sync.md)');
+    }
+  }
+  const user = env.ENGRAM_SYNC_USER || safeLoginName();
+  if (!SUBJECT_TOKEN.test(user)) {
+    throw new EngramError('SETTINGS_INVALID', 'syncUser must be 1 to 64 letters, digits, `-` or `_` (your login name is not: set syncUser)');
+  }
+  const tlsCa = env.ENGRAM_SYNC_TLS_CA || undefined;
+  return {
+    scope,
+    servers,
+    credentialsFile: env.ENGRAM_SYNC_CREDENTIALS || undefined,
+    tlsCa,
+    tls: tlsCa !== undefined || servers.some((s) => /^tls:\/\//i.test(s)),
+    user,
+    dir: syncFolder(paths),
+  };
+}
+
+function safeLoginName(): string {
+  try {
+    return userInfo().username.replace(/[^A-Za-z0-9_-]/g, '_');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,231 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Envelope } from '../src/events/envelope.js';
+import { newEventId } from '../src/events/event-id.js';
+import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
+import { shareableIn } from '../src/sync/shareable-events.js';
+import { syncFolder } from '../src/sync/sync-settings.js';
+import { readSyncStatus, type SyncStatus } from '../src/sync/sync-status.js';
+import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
+import { dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { waitUntil } from './support/wait-until.js';
+
+const home = useTempHomes();
+const servers: NatsServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.cleanup();
+});
+
+/** Workers take seconds to start on two cores shared by every test process. */
+const SLOW = 240_000;
+const PROJECT = '/home/dev/src/payments-api';
+
+async function server(): Promise<NatsServer> {
+  const s = await startNatsServer();
+  servers.push(s);
+  return s;
+}
+
+/** A machine: its own ENGRAM_HOME and Claude directory, syncing as `dev` through `url`. */
+function machine(url: string): TempHome {
+  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000' });
+}
+
+async function startWorker(m: TempHome): Promise<void> {
+  const result = await runCli(['worker', '--detach'], m.env);
+  if (result.code !== 0) throw new Error(`worker did not start: ${result.stderr}`);
+}
+
+function status(m: TempHome): SyncStatus | undefined {
+  return readSyncStatus(syncFolder(m.paths));
+}
+
+let counter = 0;
+function prompt(text: string, session = 'session-a'): Envelope {
+  return {
+    id: newEventId(Date.now() * 1000 + counter++, process.pid), type: 'PromptSubmitted', schemaVersion: 2,
+    ts: new Date(Date.parse('2026-06-01T10:00:00Z') + counter * 1000).toISOString(), session, project: PROJECT,
+    data: { prompt: text, chars: text.length, truncated: false },
+  };
+}
+
+/** The ids of the events a log holds that the personal scope shares, and whether any is there twice. */
+async function sharedIds(m: TempHome): Promise<{ ids: Set<string>; count: number }> {
+  const events = await dumpLog(m.env);
+  const shared = events.filter((e) => shareableIn('personal', e.type));
+  return { ids: new Set(shared.map((e) => e.id)), count: shared.length };
+}
+
+/** How many messages the sync stream holds. */
+async function streamMessages(url: string): Promise<number> {
+  const nc = await connect({ servers: url });
+  try {
+    return (await (await jetstreamManager(nc)).streams.info('ENGRAM')).state.messages;
+  } finally {
+    await nc.close();
+  }
+}
+
+function memoryFiles(m: TempHome): Record<string, string> {
+  return walkFiles(join(m.root, 'claude', 'projects'));
+}
+
+/**
+ * Waits until A has sent everything and B has taken in everything the stream holds (read from
+ * their status files: cheap), then compares the two logs once (two `log dump`s: not cheap).
+ */
+async function converged(a: TempHome, b: TempHome, expected: number): Promise<boolean> {
+  const settled = await waitUntil(() => {
+    const [x, y] = [status(a), status(b)];
+    return x !== undefined && y !== undefined && x.localHead >= expected && x.forwardedTo === x.localHead && x.lastAck !== undefined &&
+      y.pending === 0 && y.importedTo >= x.lastAck.streamSeq;
+  }, 120_000);
+  if (!settled) return false;
+  return waitUntil(async () => {
+    const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    return x.ids.size >= expected && x.ids.size === y.ids.size && [...x.ids].every((id) => y.ids.has(id));
+  }, 60_000);
+}
+
+describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${natsServerMissing ? ` (skipped: ${natsServerMissing})` : ''}`, () => {
+  it('a correction on A becomes the same memory file on B, and each log holds every event once', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    await startWorker(a);
+    await startWorker(b);
+    writeSpoolFile(a.paths, prompt('No, I told you: integration tests must hit the real database, not mocks'));
+    writeSpoolFile(a.paths, prompt('from now on deploys go through Helm'));
+    const file = (m: TempHome) => Object.keys(memoryFiles(m)).find((p) => /real-database/.test(p));
+    expect(await waitUntil(() => file(b) !== undefined, 60_000)).toBe(true);
+    expect(await waitUntil(() => JSON.stringify(memoryFiles(a)) === JSON.stringify(memoryFiles(b)), 30_000)).toBe(true);
+    expect(memoryFiles(b)[file(b)!]).toMatch(/real database/);
+    const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    expect(y.ids).toEqual(x.ids);
+    // Nothing twice: A's own events came back from the stream and were skipped.
+    expect(x.count).toBe(x.ids.size);
+    expect(y.count).toBe(y.ids.size);
+    // Status says what happened, and no status line names a credential.
+    expect(await waitUntil(() => (status(a)?.lastAck?.seq ?? 0) > 0 && (status(b)?.imported ?? 0) >= 2)).toBe(true);
+    const shown = await runCli(['sync', 'status'], b.env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/connected/);
+    expect(shown.stdout).toMatch(/received: up to stream seq \d+/);
+  }, SLOW);
+
+  it('kill -9 of the server and of A\'s worker mid-publish lose nothing and store nothing twice', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    await startWorker(a);
+    await startWorker(b);
+    const written: string[] = [];
+    const write = (n: number) => {
+      for (let i = 0; i < n; i++) written.push(writeSpoolFile(a.paths, prompt(`prompt ${written.length} about the ledger`)));
+    };
+    const acked = () => status(a)?.lastAck?.seq ?? 0;
+    const t0 = Date.now();
+    const phase = (what: string) => console.log(`sync kill test: ${what} after ${((Date.now() - t0) / 1000).toFixed(1)} s (A acked up to local seq ${acked()})`);
+    // The server dies while A publishes, and stays away while A keeps taking events in.
+    write(500);
+    expect(await waitUntil(() => acked() > 0)).toBe(true);
+    phase('server killed');
+    await nats.kill('SIGKILL');
+    write(500);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await nats.start();
+    // A's worker dies while it publishes; the next one sends again from its saved cursor.
+    const before = acked();
+    write(500);
+    expect(await waitUntil(() => acked() > before)).toBe(true);
+    const pid = status(a)!.pid;
+    phase('worker A killed');
+    process.kill(pid, 'SIGKILL');
+    write(500);
+    await startWorker(a);
+    phase('worker A restarted');
+    expect(await converged(a, b, 2000)).toBe(true);
+    phase('converged');
+    const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    expect(y.ids).toEqual(x.ids);
+    expect(x.count).toBe(x.ids.size);
+    expect(y.count).toBe(y.ids.size);
+    const prompts = (await dumpLog(b.env)).filter((e) => e.type === 'PromptSubmitted');
+    expect(prompts).toHaveLength(2000);
+    // The stream too holds each event once: the resends were dropped by their Nats-Msg-Id.
+    expect(await streamMessages(nats.url)).toBe(x.ids.size);
+  }, SLOW);
+
+  it('B offline for 1,000 events catches up when its worker starts, to the same memory files', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    await startWorker(a);
+    for (let i = 0; i < 999; i++) writeSpoolFile(a.paths, prompt(`an ordinary prompt ${i} about invoices`));
+    writeSpoolFile(a.paths, prompt('remember that refunds go through the ledger service'));
+    expect(await waitUntil(() => {
+      const s = status(a);
+      return s !== undefined && s.localHead >= 1000 && s.forwardedTo === s.localHead;
+    }, 120_000)).toBe(true);
+    await startWorker(b);
+    expect(await converged(a, b, 1000)).toBe(true);
+    expect(await waitUntil(() => JSON.stringify(memoryFiles(a)) === JSON.stringify(memoryFiles(b)), 30_000)).toBe(true);
+    expect(Object.keys(memoryFiles(b)).some((p) => /refunds/.test(p))).toBe(true);
+  }, SLOW);
+
+  it('takes in only what passes the checks: a bad message is kept aside with its reason, never appended', async () => {
+    const nats = await server();
+    const b = machine(nats.url);
+    const good = prompt('a prompt typed on another machine');
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: 'ENGRAM', subjects: ['engram.>'] });
+      const js = jsm.jetstream();
+      const subject = 'engram.personal.dev';
+      await js.publish(subject, 'not json at all');
+      await js.publish(subject, JSON.stringify({ ...prompt('x'), data: { prompt: 42 } }));
+      await js.publish(subject, JSON.stringify({ ...prompt('y'), type: 'NoSuchEvent' }));
+      await js.publish(subject, JSON.stringify({ ...prompt('z'), type: 'LogRepaired', data: { lostFrom: 1, lostTo: 9, kept: 0, cause: 'tail-lost', reason: 'r' } }));
+      await js.publish(subject, JSON.stringify(good), { msgID: good.id });
+      // Another person's subject is not this machine's to read.
+      await js.publish('engram.personal.someone-else', JSON.stringify(prompt('not mine')));
+    } finally {
+      await nc.close();
+    }
+    await startWorker(b);
+    expect(await waitUntil(() => (status(b)?.importedTo ?? 0) >= 5)).toBe(true);
+    const events = await dumpLog(b.env);
+    expect(events.map((e) => e.id)).toContain(good.id);
+    expect(events.filter((e) => e.type === 'PromptSubmitted').map((e) => e.data.prompt)).toEqual(['a prompt typed on another machine']);
+    expect(events.some((e) => e.type === 'LogRepaired' || e.type === 'NoSuchEvent')).toBe(false);
+    const rejected = readdirSync(join(syncFolder(b.paths), 'rejected')).sort();
+    expect(rejected).toEqual(['1.json', '2.json', '3.json', '4.json']);
+    const reasons = rejected.map((name) => JSON.parse(readFileSync(join(syncFolder(b.paths), 'rejected', name), 'utf8')).reason as string);
+    expect(reasons[0]).toBe('not JSON');
+    expect(reasons[1]).toMatch(/PromptSubmitted v2 data is invalid/);
+    expect(reasons[2]).toMatch(/unknown event type/);
+    expect(reasons[3]).toMatch(/not shared in the personal scope/);
+    expect(status(b)!.rejected).toBe(4);
+  }, SLOW);
+
+  it('a session that ran on A is captured on A alone: B keeps A\'s transcript excerpt, not a "missing" of its own', async () => {
+    const nats = await server();
+    const [a, b] = [machine(nats.url), machine(nats.url)];
+    const transcripts = join(a.root, 'claude', 'projects', '-home-dev-src-payments-api');
+    mkdirSync(transcripts, { recursive: true });
+    const transcriptPath = join(transcripts, 'session-t.jsonl');
+    writeFileSync(transcriptPath, `${JSON.stringify({ type: 'user', sessionId: 'session-t', timestamp: '2026-06-01T10:00:00.000Z', message: { role: 'user', content: 'bump the ledger version' } })}\n`);
+    await startWorker(b);
+    await startWorker(a);
+    const ended: Envelope = { ...prompt('x', 'session-t'), type: 'SessionEnded', schemaVersion: 1, data: { reason: 'other', transcriptPath } };
+    writeSpoolFile(a.paths, ended);
+    const captured = async (m: TempHome) => (await dumpLog(m.env)).filter((e) => e.type === 'TranscriptCaptured');
+    expect(await waitUntil(async () => (await captured(b)).length > 0, 120_000)).toBe(true);
+    const [onA, onB] = [await captured(a), await captured(b)];
+    expect(onB).toHaveLength(1);
+    expect(onB[0]!.data.missing).toBe(false);
+    expect(onB[0]!.data.excerpt).toMatch(/bump the ledger version/);
+    expect({ ...onB[0], seq: 0 }).toEqual({ ...onA[0], seq: 0 });
+  }, SLOW);
+});
