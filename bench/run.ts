@@ -29,13 +29,23 @@ import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './rec
 import { viewerBench } from './viewer-bench.js';
 import { mcpSearchBench } from './mcp-bench.js';
 import { durableAppendBench } from './durable-append-bench.js';
+import { importBench } from './import-bench.js';
+import { workerRssBench } from './worker-rss-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
 const rows: Array<{ what: string; ratio: number; target: string; ok: boolean; detail: string }> = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+// `npm run bench -- import worker-rss`: only the rows named (each a loaded machine's minutes).
+const only = new Set(process.argv.slice(2));
+const selected = (name: string) => only.size === 0 || only.has(name);
+
 try {
+  if (only.size > 0) {
+    if (selected('import')) benchImport();
+    if (selected('worker-rss')) await benchWorkerRss();
+  } else {
   await benchHooks();
   await benchIngest();
   await benchDurableAppend();
@@ -49,6 +59,9 @@ try {
   await benchRecall();
   await benchViewer();
   await benchMcp();
+  benchImport();
+  await benchWorkerRss();
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -164,6 +177,29 @@ function benchRecallIndex(): void {
       detail: `read + open + query, median ${of(result.medianMs)}, p95 ${of(result.p95Ms)} (1,000: ${of(base.medianMs)}, p95 ${of(base.p95Ms)}); file ${(result.fileBytes / 1e6).toFixed(1)} MB`,
     });
   }
+}
+
+function benchImport(): void {
+  const r = importBench({ repo, dir: join(scratch, 'import'), memories: 5000, projects: 10 });
+  const seconds = r.ms / 1000;
+  rows.push({
+    what: `import ${r.memories.toLocaleString('en')} memories (vectors off) vs 60 s`,
+    ratio: seconds / 60,
+    target: '< 1.00',
+    ok: seconds < 60,
+    detail: `${seconds.toFixed(1)} s for ${r.projects} \`engram import\` runs${r.cpuMs === undefined ? '' : `, ${(r.cpuMs / 1000).toFixed(1)} s of CPU`}`,
+  });
+}
+
+async function benchWorkerRss(): Promise<void> {
+  const r = await workerRssBench({ repo, dir: join(scratch, 'worker-rss') });
+  rows.push({
+    what: 'worker RSS idle without the model vs 100 MB',
+    ratio: r.letGoMb / 100,
+    target: '≤ 1.00',
+    ok: r.letGoMb <= 100,
+    detail: `after letting it go ${r.letGoMb} MB, with the model ${r.withModelMb} MB, before it ever loaded ${r.neverLoadedMb} MB`,
+  });
 }
 
 async function benchEmbed(): Promise<void> {

@@ -75,7 +75,8 @@ describe('Universal Sentence Encoder Lite', () => {
 });
 
 describe('the embedding cache', () => {
-  it('serves what it has without the model, keyed by model and text, and keeps it across reopening', async () => {
+  // Two models load in threads of their own: slow on a loaded machine.
+  it('serves what it has without the model, keyed by model and text, and keeps it across reopening', { timeout: 180_000 }, async () => {
     const dir = join(root, 'cache');
     const model = counting(useLiteEmbedder());
     let cache = await EmbeddingCache.open(dir);

@@ -7,6 +7,9 @@ interface StatusFacts {
   head: number;
   spool: SpoolCounts;
   projectors: ProjectorStatus[];
+  /** Absent from workers of earlier builds. */
+  model?: { state: string; idleMs?: number };
+  rssMb?: number;
 }
 
 /**
@@ -24,6 +27,10 @@ export async function workerStatus(ctx: EngineCommandContext, json: boolean): Pr
   const lines = [`log: ${facts.head} events`, `spool: ${facts.spool.pending} waiting, ${facts.spool.inFlight} being written, ${facts.spool.rejected} rejected${facts.spool.newer > 0 ? `, ${facts.spool.newer} for a newer engram` : ''}`];
   const behind = facts.projectors.filter((p) => p.fault || p.resetPending || p.failing || p.failedRows.length > 0 || p.seq < facts.head);
   lines.push(`projections: ${facts.projectors.length - behind.length} of ${facts.projectors.length} up to date`);
+  if (facts.model) {
+    const idle = facts.model.idleMs === undefined ? '' : ` (let go after ${Math.round(facts.model.idleMs / 1000)} s unused)`;
+    lines.push(`model: ${facts.model.state === 'off' ? 'off (no vectors)' : `${facts.model.state}${idle}`}${facts.rssMb === undefined ? '' : `; resident memory ${facts.rssMb} MB`}`);
+  }
   for (const p of behind) {
     const why = p.fault
       ? `stopped at event ${p.fault.seq}: ${p.fault.message}`

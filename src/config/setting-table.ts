@@ -87,6 +87,11 @@ export const SETTINGS: readonly SettingSpec[] = [
     shape: int(1), fromText: num,
   }),
   setting({
+    key: 'modelIdleMs', env: 'ENGRAM_MODEL_IDLE_MS', default: '600000',
+    doc: "the worker lets go of the vectors' model after this many ms unused (about 130 MB) and loads it again on the next recall, answering without vectors while it loads",
+    shape: int(1), fromText: num,
+  }),
+  setting({
     key: 'skillCapture', env: 'ENGRAM_SKILL_CAPTURE', default: '1', readBy: 'hooks',
     doc: 'false (`0`): the SessionStart block leaves out the skill-capture policy line',
     shape: z.boolean(), toEnv: bool01, fromText: onOff,

@@ -3,10 +3,15 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EngramError } from '../errors.js';
-import { claimKey, distinctClaims, type BranchClaim, type Claim, type PackageClaim, type PathClaim, type SymbolClaim, type UrlClaim, type VerificationStatus } from './claims.js';
+import { claimKey, distinctClaims, type BranchClaim, type Claim, type PackageClaim, type PathClaim, type SymbolClaim, type VerificationStatus } from './claims.js';
 import { findGitDir, isValidBranchName, lookUpBranch, type GitLocation } from './git-branches.js';
 import { hasPackage, isManifestName, readProjectPackages, type Ecosystem, type ProjectPackages } from './project-packages.js';
 import { scanForIdentifiers, SKIPPED_DIRS, SOURCE_EXTENSIONS, walkProjectTree, type ProjectTree } from './project-tree.js';
+import { DEFAULT_VERIFY_BUDGET, type VerificationReport, type VerifyBudget, type VerifyOptions } from './verify-options.js';
+import { verifyUrls } from './verify-urls.js';
+
+export { DEFAULT_VERIFY_BUDGET, type ClaimVerification, type VerificationReport, type VerifyBudget, type VerifyOptions } from './verify-options.js';
+export type { FetchLike } from './verify-options.js';
 
 /**
  * Checks a memory's claims against a project's working tree (the session's cwd), on the worker's
@@ -35,81 +40,9 @@ import { scanForIdentifiers, SKIPPED_DIRS, SOURCE_EXTENSIONS, walkProjectTree, t
  *
  * The results are facts of the file system and the network at one moment: the reactor records
  * them as events before anything is derived from them (DESIGN.md invariant 4).
+ *
+ * The options and the report are in ./verify-options.ts, the URL checks in ./verify-urls.ts.
  */
-
-export interface VerifyBudget {
-  /** Wall time of the whole run, in ms. Default 10 s. */
-  readonly timeMs?: number;
-  /** Entries (files and directories) the tree walk may list. Default 20,000. */
-  readonly maxEntries?: number;
-  /** Bytes the identifier scan may read in all. Default 64 MiB. */
-  readonly maxBytes?: number;
-  /** Bytes read of one source file. Default 1 MiB. */
-  readonly maxFileBytes?: number;
-  /** Size of a manifest or lockfile still read. Default 16 MiB. */
-  readonly maxManifestBytes?: number;
-  /** Distinct claims checked per run; the rest are unverifiable. Default 500. */
-  readonly maxClaims?: number;
-  /** One git command. Default 5 s. */
-  readonly gitTimeoutMs?: number;
-  /** One URL. Default 5 s. */
-  readonly urlTimeoutMs?: number;
-  /** URLs checked at once. Default 4. */
-  readonly urlConcurrency?: number;
-}
-
-/** The part of `fetch` used here, so tests can answer without a network. */
-export type FetchLike = (
-  url: string,
-  init: { method: 'HEAD' | 'GET'; signal: AbortSignal; redirect: 'follow' },
-) => Promise<{ status: number; body?: { cancel(): Promise<void> } | null }>;
-
-export interface VerifyOptions {
-  /** The project root, absolute: the session's cwd. */
-  readonly root: string;
-  readonly signal?: AbortSignal;
-  /** Check URLs over the network (the user's `--network`). Default false. */
-  readonly network?: boolean;
-  /** Default: the global fetch. */
-  readonly fetch?: FetchLike;
-  /** Where `~/` points. Default: the user's home directory. */
-  readonly homeDir?: string;
-  /** false: never run git (files are still read); a string: the git binary. Default `git` on PATH. */
-  readonly git?: boolean | string;
-  readonly budget?: VerifyBudget;
-  /** A monotonic clock in ms for the time budget. Default `performance.now`. */
-  readonly monotonic?: () => number;
-}
-
-export interface ClaimVerification {
-  readonly claim: Claim;
-  readonly status: VerificationStatus;
-  readonly reason: string;
-}
-
-export interface VerificationReport {
-  readonly root: string;
-  /** The project directory no longer exists: the hygiene report's orphaned project directory. */
-  readonly orphaned: boolean;
-  /** One per claim given, in the same order. */
-  readonly results: readonly ClaimVerification[];
-  /** Stopped by the AbortSignal; what was left is unverifiable. */
-  readonly aborted: boolean;
-  /** A budget (time, claims, tree, bytes) cut the run short somewhere. */
-  readonly budgetExhausted: boolean;
-}
-
-export const DEFAULT_VERIFY_BUDGET: Required<VerifyBudget> = Object.freeze({
-  timeMs: 10_000,
-  maxEntries: 20_000,
-  maxBytes: 64 * 1024 * 1024,
-  maxFileBytes: 1024 * 1024,
-  maxManifestBytes: 16 * 1024 * 1024,
-  maxClaims: 500,
-  gitTimeoutMs: 5_000,
-  urlTimeoutMs: 5_000,
-  urlConcurrency: 4,
-});
 
 type Verdict = { status: VerificationStatus; reason: string };
 
@@ -142,7 +75,7 @@ export async function verifyClaims(claims: readonly Claim[], options: VerifyOpti
     verdicts.set(claimKey(claim), await run.guarded(claim, () => run.verifyOne(claim)));
   }
   for (const [claim, verdict] of await run.verifySymbols(byKind('symbol'))) verdicts.set(claimKey(claim), verdict);
-  for (const [claim, verdict] of await run.verifyUrls(byKind('url'))) verdicts.set(claimKey(claim), verdict);
+  for (const [claim, verdict] of await verifyUrls(byKind('url'), run)) verdicts.set(claimKey(claim), verdict);
 
   return {
     root,
@@ -186,7 +119,7 @@ class Run {
     return undefined;
   };
 
-  private remainingMs(): number {
+  remainingMs(): number {
     return Math.max(0, this.deadline - this.now());
   }
 
@@ -402,74 +335,6 @@ class Run {
       );
     });
   }
-
-  // -- URLs -------------------------------------------------------------------------------------
-
-  async verifyUrls(claims: readonly UrlClaim[]): Promise<Array<[UrlClaim, Verdict]>> {
-    const out = new Map<UrlClaim, Verdict>();
-    const toFetch: UrlClaim[] = [];
-    for (const claim of claims) {
-      if (!claim.verifiable) out.set(claim, { status: 'unverifiable', reason: claim.reason ?? 'cannot be checked' });
-      else if (this.options.network !== true) out.set(claim, { status: 'unverifiable', reason: 'network checks are off' });
-      else toFetch.push(claim);
-    }
-    const fetchImpl = this.options.fetch ?? (globalThis.fetch as unknown as FetchLike | undefined);
-    if (toFetch.length > 0 && !fetchImpl) for (const claim of toFetch.splice(0)) out.set(claim, { status: 'unverifiable', reason: 'no fetch available' });
-
-    const answers = new Map<UrlClaim, { kind: 'http'; status: number } | { kind: 'network'; reason: string } | { kind: 'stopped'; reason: string }>();
-    let next = 0;
-    const worker = async () => {
-      while (next < toFetch.length) {
-        const claim = toFetch[next++]!;
-        const stop = this.stopped();
-        answers.set(claim, stop ? { kind: 'stopped', reason: stop } : await this.probe(claim.value, fetchImpl!));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.budget.urlConcurrency, toFetch.length) }, worker));
-
-    // When no URL answered at all, the likelier story is that this machine is offline.
-    const anyAnswered = [...answers.values()].some((answer) => answer.kind === 'http');
-    for (const claim of toFetch) {
-      const answer = answers.get(claim)!;
-      if (answer.kind === 'stopped') out.set(claim, { status: 'unverifiable', reason: answer.reason });
-      else if (answer.kind === 'network') {
-        out.set(claim, anyAnswered ? { status: 'missing', reason: `unreachable: ${answer.reason}` } : { status: 'unverifiable', reason: `unreachable (${answer.reason}), and no URL answered: the network may be down` });
-      } else out.set(claim, httpVerdict(answer.status));
-    }
-    return claims.map((claim) => [claim, out.get(claim)!]);
-  }
-
-  private async probe(url: string, fetchImpl: FetchLike): Promise<{ kind: 'http'; status: number } | { kind: 'network'; reason: string } | { kind: 'stopped'; reason: string }> {
-    const controller = new AbortController();
-    const outer = this.options.signal;
-    const onAbort = () => controller.abort();
-    outer?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => controller.abort(), Math.max(1, Math.min(this.budget.urlTimeoutMs, this.remainingMs())));
-    try {
-      let response = await fetchImpl(url, { method: 'HEAD', signal: controller.signal, redirect: 'follow' });
-      await response.body?.cancel().catch(() => undefined);
-      if (response.status === 405 || response.status === 501) {
-        response = await fetchImpl(url, { method: 'GET', signal: controller.signal, redirect: 'follow' });
-        await response.body?.cancel().catch(() => undefined);
-      }
-      return { kind: 'http', status: response.status };
-    } catch (err) {
-      if (outer?.aborted) return { kind: 'stopped', reason: 'the run was aborted' };
-      if (controller.signal.aborted) return { kind: 'network', reason: 'timed out' };
-      const cause = (err as { cause?: { code?: string } }).cause;
-      return { kind: 'network', reason: cause?.code ?? (err as Error).message ?? 'failed' };
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    }
-  }
-}
-
-function httpVerdict(status: number): Verdict {
-  if (status >= 200 && status < 400) return { status: 'ok', reason: `HTTP ${status}` };
-  if (status === 401 || status === 403 || status === 407) return { status: 'ok', reason: `HTTP ${status}: there, behind a login` };
-  if (status === 404 || status === 410) return { status: 'missing', reason: `HTTP ${status}` };
-  return { status: 'unverifiable', reason: `HTTP ${status}: the server could not say` };
 }
 
 async function exists(path: string): Promise<boolean> {

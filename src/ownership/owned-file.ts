@@ -61,9 +61,10 @@ export type WriteOutcome =
  * rename: afterwards, if what it holds is not what engram read, someone saved in between, and
  * their bytes go back in place ('raced'; the caller leaves the file to them and the reconciler
  * records the edit). The file's mode is kept; the temporary file is synced before the rename
- * and removed when anything fails.
+ * and removed when anything fails. `syncDir: false` leaves syncing the directory to a caller that
+ * writes many files there and syncs it once, before it records them as done.
  */
-export function replaceOwnedFile(file: OwnedFile, content: string | Uint8Array, options: { durable?: boolean } = {}): WriteOutcome {
+export function replaceOwnedFile(file: OwnedFile, content: string | Uint8Array, options: { durable?: boolean; syncDir?: boolean } = {}): WriteOutcome {
   const durable = options.durable ?? true;
   const dir = dirname(file.target);
   const tmp = tempName(dir, 'tmp');
@@ -94,7 +95,7 @@ export function replaceOwnedFile(file: OwnedFile, content: string | Uint8Array, 
     if (old !== undefined) rmSync(old, { force: true });
     throw err;
   }
-  if (durable) syncDir(dir);
+  if (durable && (options.syncDir ?? true)) syncDir(dir);
   if (old === undefined) return 'written';
   return settleOld(old, file);
 }

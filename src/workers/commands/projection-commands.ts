@@ -101,7 +101,9 @@ export const status = defineCommand({
   args: z.object({ json: z.boolean().default(true) }),
   async run(engine, _args, output) {
     const faults = engine.runner.status();
-    await output.out(`${JSON.stringify({ head: engine.log.head, spool: spoolCounts(engine.paths), projectors: faults }, null, 2)}\n`);
+    // The model and the resident memory of the process that answers (the worker's when one runs).
+    const rssMb = Math.round(process.memoryUsage.rss() / 1048576);
+    await output.out(`${JSON.stringify({ head: engine.log.head, spool: spoolCounts(engine.paths), projectors: faults, model: engine.model, rssMb }, null, 2)}\n`);
     return 0;
   },
 });

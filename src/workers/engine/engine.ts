@@ -19,6 +19,7 @@ import { allProjections } from '../../projections/all-projections.js';
 import type { Embedder } from '../../recall/embedders/embedder.js';
 import { embedderFor, type EmbedderChoice } from '../../recall/embedders/embedder-choice.js';
 import { cachedEmbedder, EmbeddingCache } from '../../recall/embedding-cache.js';
+import { unloadWhenIdle, type IdleUnloading } from '../../recall/embedders/unload-when-idle.js';
 import { VectorStore } from '../../recall/vector-store.js';
 import { StateStore } from './state-store.js';
 import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
@@ -70,6 +71,13 @@ export interface EngineOptions {
   reactors?: readonly Reactor[];
   /** Which events the sync brought in from another machine (see ReactorContext.elsewhere). Default: none. */
   elsewhere?: (ids: readonly string[]) => Promise<boolean[]>;
+  /**
+   * Let go of the model after this many ms unused, and load it again when next asked (the
+   * worker: ENGRAM_MODEL_IDLE_MS). Default: keep it (a command ends soon anyway).
+   */
+  modelIdleMs?: number;
+  /** Told each time the model is let go for being unused. */
+  onModelUnloaded?: () => void;
 }
 
 /**
@@ -183,7 +191,8 @@ export class Engine {
         })
         : null;
       const catalog = defaultCatalog();
-      const model = embedderFor(options.embedder ?? 'off', paths);
+      const chosen = embedderFor(options.embedder ?? 'off', paths);
+      const model = chosen && options.modelIdleMs !== undefined ? unloadWhenIdle(chosen, { idleMs: options.modelIdleMs, onUnload: options.onModelUnloaded }) : chosen;
       if (model) {
         // Only a writing engine holds the cache (a LevelDB: one process); a reading one never embeds.
         const cache = write ? await EmbeddingCache.open(paths.embeddingCache) : undefined;
@@ -287,6 +296,18 @@ export class Engine {
   /** The settings this process runs with, when it was told them (the worker and the CLI are). */
   get settings(): SettingsReport | undefined {
     return this.#options.settings;
+  }
+
+  /**
+   * Whether the vectors' model is in memory: `off` without vectors, `loaded`, or `not loaded`
+   * (never asked yet, or let go after ENGRAM_MODEL_IDLE_MS unused); and, where it is let go when
+   * unused, after how long and how many times so far.
+   */
+  get model(): { state: 'off' | 'loaded' | 'not loaded'; idleMs?: number; unloads?: number } {
+    const embedder = this.vectors?.embedder;
+    if (!embedder) return { state: 'off' };
+    const state = embedder.loaded?.() === false ? 'not loaded' : 'loaded';
+    return 'unloads' in embedder ? { state, idleMs: (embedder as IdleUnloading).idleMs, unloads: (embedder as IdleUnloading).unloads() } : { state };
   }
 
   /** The distiller's LLM, when this process has one (see distillerFromEnv). */

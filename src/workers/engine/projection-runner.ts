@@ -98,6 +98,13 @@ const WRITTEN_LIMIT = 500_000;
  * collector); a round, between commits, spans many chunks.
  */
 const CHUNK = 2000;
+/**
+ * Events looked over at once for the rows they will ask for (see #loadAhead). Each event is
+ * folded on trial at most LOOK_AHEAD_PASSES times, each time only up to a row not in memory.
+ */
+const LOOK_AHEAD = 500;
+/** Passes of that look-ahead: each learns one more row an event asks for. */
+const LOOK_AHEAD_PASSES = 3;
 
 /** Thrown by a row view for a row that is in the store but not in memory; the runner loads it. */
 class RowNotLoaded {
@@ -386,7 +393,10 @@ export class ProjectionRunner {
       // The read covers seq + 1..last, where its window (aligned on CHUNK) or the log ends.
       const last = Math.min(Math.floor(seq / CHUNK) * CHUNK + CHUNK, end);
       const slots = await this.#windows.read(seq + 1, end, CHUNK);
-      for (const slot of slots) {
+      // Slots before this index were already looked over for the rows they will ask for.
+      let lookedAheadTo = 0;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
         // A seq a lost tail left unused (see LogRepaired) holds no event.
         if (slot === undefined) continue;
         if (lane.handles.has(slot.raw.type)) {
@@ -396,6 +406,10 @@ export class ProjectionRunner {
             // Synchronous unless a row must be loaded first: an await per event would cost a
             // rebuild more than the folding itself.
             const folded = this.#tryEvolve(lane, view, event);
+            if (folded instanceof RowNotLoaded && i >= lookedAheadTo) {
+              lookedAheadTo = i + LOOK_AHEAD;
+              await this.#loadAhead(lane, view, loaded, slots.slice(i, lookedAheadTo), folded.key);
+            }
             changes = folded instanceof RowNotLoaded ? await this.#evolve(lane, view, loaded, event, folded) : folded;
           } catch (error) {
             failed = { slot, error };
@@ -430,6 +444,42 @@ export class ProjectionRunner {
     } catch (err) {
       if (err instanceof RowNotLoaded) return err;
       throw err;
+    }
+  }
+
+  /**
+   * One read for the rows the next events will ask for, instead of one read each (an import of
+   * thousands of new memories asks each lane for thousands of rows that do not exist yet). The
+   * events are folded on trial, each only up to the first row it asks for that is not in memory
+   * (so a trial costs little where it matters); the key is noted and the trial dropped. A trial
+   * reads the state before the events ahead of it, so it may name a row the real fold never asks
+   * for (loading it costs a little), and the real fold still loads any row the trial missed.
+   */
+  async #loadAhead(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, slots: ReadonlyArray<WindowSlot | undefined>, first: string): Promise<void> {
+    let wanted = new Set([first]);
+    let trying = slots.filter((slot): slot is WindowSlot => slot !== undefined && lane.handles.has(slot.raw.type));
+    // An event asks for its rows one after another: each pass learns the next one it lacks.
+    for (let pass = 0; pass < LOOK_AHEAD_PASSES && wanted.size > 0; pass++) {
+      const missed: WindowSlot[] = [];
+      for (const slot of trying) {
+        try {
+          lane.projection.projector.evolve(view, slot.event(this.#options.catalog));
+        } catch (err) {
+          // Any other error: the real fold meets it and reports it.
+          if (err instanceof RowNotLoaded) {
+            wanted.add(err.key);
+            missed.push(slot);
+          }
+        }
+      }
+      const keys = [...wanted];
+      const rows = await lane.store!.rows(keys);
+      keys.forEach((key, i) => {
+        loaded.set(key, rows[i] ?? ABSENT);
+        lane.cache.set(key, rows[i]);
+      });
+      wanted = new Set();
+      trying = missed;
     }
   }
 
