@@ -8,6 +8,7 @@ import { allProjections } from '../src/projections/all-projections.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { StateStore } from '../src/workers/engine/state-store.js';
 import { syntheticEvents } from './synthetic-events.js';
+import { seededRandom } from './seeded-random.js';
 
 export interface FlatCostResult {
   /** Events of history. */
@@ -97,4 +98,79 @@ export function rebuildInChild(dir: string): RebuildResult {
 
 function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+export interface ProposalCostResult {
+  /** Memories already in the directory. */
+  memories: number;
+  /** Median time to append one new memory proposal and bring the projections up to it. */
+  medianMs: number;
+}
+
+const PROJECT = '/home/dev/src/crowded';
+
+/**
+ * A directory of `count` memories, each proposed by the agent with a name and description of
+ * words drawn from a seeded vocabulary (so tokens are shared the way a real directory's are,
+ * and few pairs are near-duplicates), as events from `seq` on.
+ */
+export function proposalEvents(count: number, seed: number, start: string, idPrefix: string): Envelope[] {
+  const random = seededRandom(seed);
+  const words = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
+  // Zipf-like: low indices far more often, as in prose.
+  const word = () => words[Math.floor(words.length * random() ** 3)]!;
+  const phrase = (n: number) => Array.from({ length: n }, word).join(' ');
+  let clock = Date.parse(start);
+  return Array.from({ length: count }, (_, i) => {
+    clock += 1000;
+    return {
+      id: `${(clock * 1000).toString(36).padStart(11, '0')}-1-${idPrefix}${i.toString(36).padStart(8, '0')}`,
+      type: 'MemoryProposed',
+      schemaVersion: 1,
+      ts: new Date(clock).toISOString(),
+      session: '00000000-0000-4000-8000-000000000001',
+      project: PROJECT,
+      data: {
+        memoryId: `${idPrefix}-${i}`, origin: 'agent', scope: 'project', name: phrase(4), description: phrase(10),
+        type: 'project', body: `${phrase(30)}\n`, status: 'active', confidence: 0.5,
+      },
+    };
+  });
+}
+
+/**
+ * The cost of one memory proposal in a directory that already holds each of `sizes` memories:
+ * the median time to append it and bring the projections (`names`; all by default) up to it,
+ * measured round-robin across the sizes like flatCostBench.
+ */
+export async function proposalCostBench(scratch: string, sizes: readonly number[], rounds: number, names?: readonly string[]): Promise<ProposalCostResult[]> {
+  const opened: Array<{ size: number; log: LevelEventLog; store: StateStore; runner: ProjectionRunner; times: number[] }> = [];
+  for (const size of sizes) {
+    const dir = join(scratch, `proposals-${size}`);
+    const log = await LevelEventLog.open(join(dir, 'log'));
+    const history = proposalEvents(size, 7, '2026-01-01T08:00:00.000Z', 'h');
+    for (let i = 0; i < history.length; i += 5000) await log.append(history.slice(i, i + 5000));
+    const store = await StateStore.open(join(dir, 'state'), { now: () => new Date() });
+    const projections = allProjections({ views: join(dir, 'views'), claude: join(dir, 'claude') })
+      .filter((projection) => !names || names.includes(projection.projector.name));
+    const runner = new ProjectionRunner({ log, catalog: defaultCatalog(), store, projections, clock: fixedClock(new Date()) });
+    await runner.start();
+    await runner.catchUp();
+    opened.push({ size, log, store, runner, times: [] });
+  }
+  const live = proposalEvents(rounds, 99, '2027-01-01T08:00:00.000Z', 'n');
+  for (let round = 0; round < rounds; round++) {
+    for (const h of opened) {
+      const t = performance.now();
+      await h.log.append([live[round]!]);
+      await h.runner.catchUp();
+      if (round >= 10) h.times.push(performance.now() - t);
+    }
+  }
+  const results = opened.map((h) => ({ memories: h.size, medianMs: median(h.times) }));
+  for (const h of opened) {
+    await h.store.close();
+    await h.log.close();
+  }
+  return results;
 }

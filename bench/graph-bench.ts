@@ -11,6 +11,7 @@ import { buildGraphIndex, renderGraphIndex } from '../src/projections/graph/grap
 import { graphKey, graphProjector } from '../src/projections/graph/graph.js';
 import type { GraphDirRow } from '../src/projections/graph/graph-row.js';
 import { dirKey, memoriesProjector, memoryKey } from '../src/projections/memories/memories.js';
+import { entryKey } from '../src/projections/memories/memories-rows.js';
 import { dirEntry, type DirRow, type MemoryRow } from '../src/projections/memories/memory-row.js';
 import type { RowReader } from '../src/projections/projector.js';
 import { graphViewPath } from '../src/projections/view-paths.js';
@@ -73,15 +74,14 @@ export interface GraphBenchRow {
 export function graphBench(memories: number): GraphBenchRow {
   const vocabulary = Math.max(50, Math.floor(memories / 2));
   const rows = new Map<string, unknown>();
-  const entries = new Map();
   const contributions = new Map();
   for (let i = 0; i < memories; i++) {
     const row = memory(i, vocabulary);
     rows.set(memoryKey(row.id), row);
-    entries.set(row.id, dirEntry(row));
+    rows.set(entryKey(dir, row.id), dirEntry(row));
     contributions.set(row.id, { name: row.name, file: row.file, graph: row.graph! });
   }
-  const dirRow: DirRow = { dir, project, asOf: '2026-11-01T00:00:00.000Z', entries };
+  const dirRow: DirRow = { dir, project, asOf: '2026-11-01T00:00:00.000Z' };
   const graphRow: GraphDirRow = { dir, project, memories: contributions };
   rows.set(dirKey(dir), dirRow);
   rows.set(graphKey(dir), graphRow);

@@ -145,6 +145,7 @@ function writeSummaries(views: string, project: string): void {
   const tiers = ['preference', 'procedural', 'fact', 'episodic'] as const;
   for (let i = 0; i < 40; i++) {
     entries.set(`m${i}`, {
+      id: `m${i}`,
       file: `m${i}.md`,
       name: `memory ${i} about ${tiers[i % 4]} things`,
       description: `what memory ${i} says, at some length: ${'lorem ipsum dolor sit amet '.repeat(6)}`,
@@ -156,12 +157,13 @@ function writeSummaries(views: string, project: string): void {
       pinned: false,
       archived: undefined,
       penalty: 0,
+      tokens: [],
     });
   }
   for (const [dir, owner] of [[`projects/x/memory`, project], ['engram/memory', '']] as const) {
     const path = join(views, summaryViewPath(owner));
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(path, renderSummary({ dir, project: owner, asOf: '2026-11-20T00:00:00.000Z', entries }));
+    writeFileSync(path, renderSummary({ dir, project: owner, asOf: '2026-11-20T00:00:00.000Z' }, [...entries.values()]));
   }
   const trace = join(views, traceViewPath(project));
   mkdirSync(join(trace, '..'), { recursive: true });

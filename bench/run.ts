@@ -18,7 +18,7 @@ import { ingestSpool } from '../src/workers/ingest/ingest.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { syntheticEvents } from './synthetic-events.js';
 import { hookBench } from './hook-bench.js';
-import { flatCostBench, rebuildInChild } from './flat-cost-bench.js';
+import { flatCostBench, proposalCostBench, rebuildInChild } from './flat-cost-bench.js';
 import { redactionBench } from './redaction-bench.js';
 import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
@@ -37,7 +37,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
 const rows: Array<{ what: string; ratio: number; target: string; ok: boolean; detail: string }> = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-// `npm run bench -- import worker-rss`: only the rows named (each a loaded machine's minutes).
+// `npm run bench -- import worker-rss proposal`: only the rows named (each a loaded machine's minutes).
 const only = new Set(process.argv.slice(2));
 const selected = (name: string) => only.size === 0 || only.has(name);
 
@@ -45,6 +45,7 @@ try {
   if (only.size > 0) {
     if (selected('import')) benchImport();
     if (selected('worker-rss')) await benchWorkerRss();
+    if (selected('proposal')) await benchProposal();
   } else {
   await benchHooks();
   await benchIngest();
@@ -61,6 +62,7 @@ try {
   await benchMcp();
   benchImport();
   await benchWorkerRss();
+  await benchProposal();
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
@@ -387,6 +389,22 @@ async function benchFlatCost(): Promise<void> {
     ok: true,
     detail: `rebuild ${(rebuild.rebuildMs / 1000).toFixed(1)} s, iterate+decode ${(rebuild.decodeMs / 1000).toFixed(1)} s, peak RSS ${rebuild.peakRssMb.toFixed(0)} MB`,
   });
+}
+
+async function benchProposal(): Promise<void> {
+  const sizes = [10, 1000, 5000];
+  const results = await proposalCostBench(scratch, sizes, 30, ['memories']);
+  const base = results[0]!;
+  for (const result of results.slice(1)) {
+    const ratio = result.medianMs / base.medianMs;
+    rows.push({
+      what: `a proposal, ${result.memories.toLocaleString('en')} vs ${base.memories} memories in its dir`,
+      ratio,
+      target: '≤ 1.50',
+      ok: ratio <= 1.5,
+      detail: `median of 20, interleaved: ${result.medianMs.toFixed(2)} ms vs ${base.medianMs.toFixed(2)} ms (append, fold, memory file, MEMORY.md, commit)`,
+    });
+  }
 }
 
 async function benchRebuild(): Promise<void> {

@@ -16,8 +16,11 @@ import type { RowChange } from './row-change.js';
 export interface FileSinkOptions<R> {
   /** The directory every path is relative to. */
   root: string;
-  /** Turns one row into the file operations that show it ([] for a row with no file). Pure. */
-  materialize(key: string, row: R): readonly FileOp[];
+  /**
+   * Turns one row into the file operations that show it ([] for a row with no file). Pure but
+   * for `scan`: an output made of many rows reads them through it (see SinkContext).
+   */
+  materialize(key: string, row: R, scan: SinkContext['scan']): readonly FileOp[] | Promise<readonly FileOp[]>;
   /**
    * Directories under `root` that this sink alone writes, wiped on reset. Memory files are
    * never listed here: they are rewritten in place, never deleted (DESIGN.md invariant 6).
@@ -66,11 +69,10 @@ export class FileSink<R> implements Sink<R> {
   }
 
   async apply(changes: readonly RowChange<R>[], context: SinkContext): Promise<SinkReport> {
-    const planned = changes.map((change) => ({
-      key: change.key,
-      row: change.row,
-      ops: change.row === null ? [] : this.#options.materialize(change.key, change.row),
-    }));
+    const planned: Array<{ key: string; row: R | null; ops: readonly FileOp[] }> = [];
+    for (const change of changes) {
+      planned.push({ key: change.key, row: change.row, ops: change.row === null ? [] : await this.#options.materialize(change.key, change.row, context.scan) });
+    }
     const report: SinkReport = { outputs: [], failed: [] };
     if (!this.#shared) {
       for (const { key, ops } of planned) {

@@ -46,6 +46,12 @@ export interface SinkContext {
   outputs(paths: readonly string[]): Promise<Array<OutputRecord | undefined>>;
   /** Whose each file outside ENGRAM_HOME is: what engram wrote there, kept across resets (src/ownership). */
   ledger: OwnershipLedger;
+  /**
+   * The lane's rows under a prefix as this round leaves them (committed, with the round's
+   * changes over them), in no particular order: for an output made of many rows (a directory's
+   * MEMORY.md from its memories' entries), so that no single row has to hold them all.
+   */
+  scan(prefix: string): AsyncIterable<[key: string, row: unknown]>;
 }
 
 export interface SinkReport {

@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { z } from 'zod';
 import { describeError, EngramError, isEngramError } from '../errors.js';
-import type { MemoryRow } from '../projections/memories/memory-row.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { resolveUntil } from '../workers/commands/projection-commands.js';
 import type { Engine } from '../workers/engine/engine.js';
@@ -20,6 +19,7 @@ import { timelinePage, timelineQuery } from './pages/timeline-page.js';
 import { href, type ViewContext } from './view-context.js';
 import { viewerActions } from './viewer-actions.js';
 import { eventsBetween, type ViewerSource } from './viewer-source.js';
+import { committedRow, memoryKey } from '../projections/memories/memories-rows.js';
 
 export interface ViewerOptions {
   engine: Engine;
@@ -142,7 +142,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         break;
       case '/memory': {
         const query = parse(memoryQuery, params);
-        const row = (await source.rows('memories').get(`mem:${query.id}`)) as MemoryRow | undefined;
+        const row = await committedRow(source.rows('memories'), memoryKey(query.id));
         if (!row) throw new HttpError(404, `no memory ${query.id}${seq === undefined ? '' : ` as of seq ${seq}`}`);
         // The memory's provenance as of the same point as the page (provenance-rows of a replay, or live).
         const { steps, total } = await provenanceSteps(source.rows('provenance'), row, HISTORY_SHOWN);

@@ -1,15 +1,70 @@
 import type { MemoryType } from '../../memories/memory-kinds.js';
-import { bestMatch, memoryTokens } from '../../memories/similarity.js';
+import { DUPLICATE_THRESHOLD, jaccard, memoryTokens } from '../../memories/similarity.js';
+import type { RowReader } from '../projector.js';
+import { entryKey, rowAt, tokenKey } from './memories-rows.js';
 import type { DirEntry } from './memory-row.js';
+
+/** Whether an entry can be matched: not archived, not superseded (those are also out of the token index). */
+export function inForce(entry: Pick<DirEntry, 'archived' | 'status'>): boolean {
+  return !entry.archived && entry.status !== 'superseded';
+}
 
 /**
  * The memory of a directory that says what a new one says (DESIGN.md: same type, token-set
  * Jaccard ≥ 0.6 on name and description), among those still in force: not archived, not
- * superseded. The closest; ties by id.
+ * superseded, and not left out by `exclude`. The closest; ties by id. Reads only the token rows
+ * of what is said and the entries they name: a memory that shares no token cannot match, so
+ * the cost follows the tokens said, not the size of the directory.
  */
-export function findSameMemory(entries: ReadonlyMap<string, DirEntry>, type: MemoryType, said: { name: string; description: string }): string | undefined {
-  const items = [...entries]
-    .filter(([, entry]) => !entry.archived && entry.status !== 'superseded')
-    .map(([id, entry]) => ({ id, type: entry.type as string, tokens: entry.tokens ?? memoryTokens(entry) }));
-  return bestMatch({ type, tokens: memoryTokens(said) }, items)?.item.id;
+export function findSameMemory(
+  rows: RowReader<unknown>,
+  dir: string,
+  type: MemoryType,
+  said: { name: string; description: string },
+  exclude?: (entry: DirEntry) => boolean,
+): string | undefined {
+  const tokens = new Set(memoryTokens(said));
+  if (tokens.size === 0) return undefined;
+  const seen = new Set<string>();
+  let best: { id: string; similarity: number } | undefined;
+  for (const token of tokens) {
+    for (const id of rowAt(rows, tokenKey(dir, type, token)) ?? []) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const entry = rowAt(rows, entryKey(dir, id));
+      if (!entry || !inForce(entry) || entry.type !== type || exclude?.(entry)) continue;
+      const similarity = jaccard(tokens, entry.tokens);
+      if (similarity === 0 || similarity < DUPLICATE_THRESHOLD) continue;
+      if (!best || similarity > best.similarity || (similarity === best.similarity && id < best.id)) best = { id, similarity };
+    }
+  }
+  return best?.id;
+}
+
+class NotLoaded {
+  constructor(readonly key: string) {}
+}
+
+/** findSameMemory over committed rows read one by one (a command, before it records a proposal). */
+export async function findSameMemoryIn(
+  rows: { get(key: string): Promise<unknown> },
+  dir: string,
+  type: MemoryType,
+  said: { name: string; description: string },
+): Promise<string | undefined> {
+  const loaded = new Map<string, unknown>();
+  const reader: RowReader<unknown> = {
+    get(key) {
+      if (!loaded.has(key)) throw new NotLoaded(key);
+      return loaded.get(key);
+    },
+  };
+  for (;;) {
+    try {
+      return findSameMemory(reader, dir, type, said);
+    } catch (err) {
+      if (!(err instanceof NotLoaded)) throw err;
+      loaded.set(err.key, await rows.get(err.key));
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { canWriteBack, parseMemoryFile, renderMemoryFile, type MemoryFileContent
 import { MEMORY_ID_FIELD } from '../../memories/memory-from-file.js';
 import { strength } from '../../memories/scores.js';
 import type { FileOp } from '../file-ops.js';
-import { isDirKey, isMemoryKey, type MemoriesRow } from './memories.js';
+import { entriesOf, typedRow, type MemoriesRow, type ScanRows } from './memories-rows.js';
 import type { DirEntry, DirRow, MemoryRow } from './memory-row.js';
 
 export { MEMORY_ID_FIELD };
@@ -13,9 +13,10 @@ const INDEX_DESCRIPTION = 150;
  * A memory row becomes its file, in its directory or in `_archive/`, and the other place is let
  * go of; a directory row becomes its part of MEMORY.md.
  */
-export function materializeMemories(key: string, row: MemoriesRow): FileOp[] {
-  if (isMemoryKey(key)) {
-    const memory = row as MemoryRow;
+export async function materializeMemories(key: string, row: MemoriesRow, scan: ScanRows): Promise<FileOp[]> {
+  const typed = typedRow(key, row);
+  if (typed?.kind === 'mem' && typed.row) {
+    const memory = typed.row;
     const active = `${memory.dir}/${memory.file}`;
     const archived = `${memory.dir}/_archive/${memory.file}`;
     const content = renderMemoryFile(memoryFileContent(memory));
@@ -26,7 +27,7 @@ export function materializeMemories(key: string, row: MemoriesRow): FileOp[] {
     if (memory.graph) ops.push({ kind: 'write', path: graphSidecarPath(memory.dir, memory.file), content: renderGraphSidecar(memory) });
     return ops;
   }
-  if (isDirKey(key)) return [{ kind: 'memory-index', dir: (row as DirRow).dir, index: memoryIndex(row as DirRow) }];
+  if (typed?.kind === 'dir' && typed.row) return [{ kind: 'memory-index', dir: typed.row.dir, index: memoryIndex(typed.row, await entriesOf(scan, typed.row.dir)) }];
   return [];
 }
 
@@ -45,6 +46,7 @@ function renderGraphSidecar(memory: MemoryRow): string {
  * comments…): that one is read, and left alone, whoever made it.
  */
 export function memoryTakenHashes(row: MemoriesRow, existing: string): ReadonlyArray<string | undefined> {
+  // Only a memory row has files that take in hashes (the file sink asks for the rows it wrote a file for).
   const memory = row as MemoryRow;
   if (existing.startsWith('{') || !canWriteBack(parseMemoryFile(existing, memory.file))) return [];
   return [memory.editedHash, memory.sourceHash];
@@ -77,9 +79,8 @@ export function memoryFileContent(memory: MemoryRow): MemoryFileContent {
 }
 
 /** Active memories best first by strength as of the directory's time; archived ones newest first. */
-export function memoryIndex(dir: DirRow) {
+export function memoryIndex(dir: DirRow, entries: readonly DirEntry[]) {
   const now = new Date(dir.asOf);
-  const entries = [...dir.entries.values()];
   const score = (entry: DirEntry) =>
     strength({ name: entry.name, type: entry.type, tier: entry.tier, confidence: entry.confidence, lastReinforced: entry.lastReinforced }, now);
   const shown = entries

@@ -4,16 +4,18 @@ import { defineProjector } from '../projector.js';
 import { rowChange } from '../row-change.js';
 import type { DirRow, MemoryRow } from './memory-row.js';
 import { answerRoute, promote, promoteAuditedFacts } from './promotion-gate.js';
-import { DIRS, MAINTAINED, hygieneKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
+import { propose, reinforce, update } from './memory-changes.js';
+import { DIRS, MAINTAINED, hygieneKey, memoryKey, rowAt, type MemoriesKey, type MemoriesRow } from './memories-rows.js';
 
-export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memory-changes.js';
+export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memories-rows.js';
 
 /** DESIGN.md: a lesson the correction detector found starts active, at this confidence. */
 const CORRECTION_CONFIDENCE = 0.6;
 
 /**
  * The memories: one row per memory (its file in Claude Code's memory directory, or in
- * `_archive/`), one per directory (its MEMORY.md). Pure: a new memory that says what an existing
+ * `_archive/`) and one for its directory's index, one per directory (its MEMORY.md), and the
+ * token and file-name rows that let a proposal look at its own tokens only (memories-rows.ts). Pure: a new memory that says what an existing
  * one of its directory and type already says reinforces that one instead; archiving and
  * superseding move a memory, never delete it; a pinned memory is never archived or superseded
  * by the maintenance tick.
@@ -21,7 +23,8 @@ const CORRECTION_CONFIDENCE = 0.6;
 export const memoriesProjector = defineProjector<MemoriesRow>({
   name: 'memories',
   // 2: text that addresses the agent from tool output, a file or an LLM stays provisional (heldForUser).
-  projectorVersion: 2,
+  // 3: a directory's entries in rows of their own, a token index and a file-name index (flat proposals).
+  projectorVersion: 3,
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
@@ -80,7 +83,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       case 'MemoryUnpinned':
         return update(state, event, event.data.memoryId, (row) => (row.pinned ? { ...row, pinned: false, modified: event.ts } : row));
       case 'MemorySuperseded': {
-        const by = state.get(memoryKey(event.data.by)) as MemoryRow | undefined;
+        const by = rowAt(state, memoryKey(event.data.by));
         return update(state, event, event.data.memoryId, (row) =>
           row.pinned || row.status === 'superseded'
             ? row
@@ -110,9 +113,10 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
             : row,
         );
       case 'MemoriesMaintained': {
-        const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];
+        const dirs = rowAt(state, DIRS) ?? [];
         const rescored = dirs.flatMap((key) => {
-          const dir = state.get(key) as DirRow | undefined;
+          // DIRS holds keys made by dirKey.
+          const dir = rowAt(state, key as MemoriesKey<DirRow>);
           return dir && event.data.at > dir.asOf ? [rowChange<MemoriesRow>(key, { ...dir, asOf: event.data.at })] : [];
         });
         return [...rescored, rowChange<MemoriesRow>(MAINTAINED, { at: event.data.at })];

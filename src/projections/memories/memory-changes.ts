@@ -5,30 +5,16 @@ import type { MemoryOrigin } from '../../memories/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
-import { findSameMemory } from './match-memory.js';
-import { dirEntry, fileNameFor, type DirRow, type HygieneRow, type MemoryRow } from './memory-row.js';
+import { findSameMemory, inForce } from './match-memory.js';
+import { DIRS, dirKey, entryKey, fileKey, memoryKey, rowAt, tokenKey, type MemoriesRow } from './memories-rows.js';
+import { dirEntry, fileNameFor, type DirEntry, type DirRow, type MemoryRow } from './memory-row.js';
 
 /**
- * The memories projection's rows and the changes every kind of memory event makes to them:
- * propose, reinforce, update. Shared by the projector's cases and the promotion gate.
+ * The changes every kind of memory event makes to the memories projection's rows (see
+ * memories-rows.ts): propose, reinforce, update. Shared by the projector's cases and the
+ * promotion gate. Each touches the rows of the one memory it changes, never its directory's
+ * other memories.
  */
-
-const MEM = 'mem:';
-const DIR = 'dir:';
-/** Every memory directory's key, so a maintenance tick can rescore them all. */
-export const DIRS = 'dirs';
-/** When the maintenance tick last ran. */
-export const MAINTAINED = 'maintained';
-const HYGIENE = 'hygiene:';
-export const hygieneKey = (dir: string): string => HYGIENE + dir;
-
-export type MemoriesRow = MemoryRow | DirRow | HygieneRow | { readonly at: string } | readonly string[];
-
-export const memoryKey = (id: string): string => MEM + id;
-export const dirKey = (dir: string): string => DIR + dir;
-export const isMemoryKey = (key: string): boolean => key.startsWith(MEM);
-export const memoryIdOf = (key: string): string => key.slice(MEM.length);
-export const isDirKey = (key: string): boolean => key.startsWith(DIR);
 
 /** How much a memory's confidence rises each time it is said again. */
 const REINFORCEMENT = 0.1;
@@ -41,29 +27,27 @@ export interface ProposeOptions {
 }
 
 export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data: Proposal, options: ProposeOptions = {}): RowChange<MemoriesRow>[] {
-  if (state.get(memoryKey(data.memoryId))) return [];
+  if (rowAt(state, memoryKey(data.memoryId))) return [];
   const global = data.scope === 'global' || event.project === '';
   const dir = global ? GLOBAL_MEMORY_DIR : projectMemoryDir(event.project);
-  const dirRow = (state.get(dirKey(dir)) as DirRow | undefined) ?? { dir, project: global ? '' : event.project, asOf: event.ts, entries: new Map() };
+  const dirRow: DirRow = rowAt(state, dirKey(dir)) ?? { dir, project: global ? '' : event.project, asOf: event.ts };
   // A lesson said again is the same memory, said once more: not a second file.
   if (options.matchSame ?? (data.origin !== 'import' && data.origin !== 'user')) {
-    const same = findSameMemory(dirRow.entries, data.type, data);
+    const same = findSameMemory(state, dir, data.type, data);
     if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts, data.origin));
   }
   // A file already adopted where it is (an import and the reconciler both saw it) is that memory's, not a second one.
   if (data.sourceHash !== undefined && data.fileName !== undefined) {
-    for (const [id, entry] of dirRow.entries) {
-      if (entry.file !== data.fileName) continue;
-      if ((state.get(memoryKey(id)) as MemoryRow | undefined)?.sourceHash === data.sourceHash) return [];
-    }
+    const holder = rowAt(state, fileKey(dir, data.fileName));
+    const held = holder === undefined ? undefined : rowAt(state, memoryKey(holder));
+    if (held?.file === data.fileName && held.sourceHash === data.sourceHash) return [];
   }
-  const taken = new Set([...dirRow.entries.values()].map((entry) => entry.file.toLowerCase()));
   const created = data.created ?? event.ts;
   const row: MemoryRow = {
     id: data.memoryId,
     dir,
     project: dirRow.project,
-    file: fileNameFor(data.name, data.fileName, taken),
+    file: fileNameFor(data.name, data.fileName, (lowercased) => rowAt(state, fileKey(dir, lowercased)) !== undefined),
     name: data.name,
     description: data.description,
     type: data.type,
@@ -90,8 +74,9 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     ...(data.indexLines ? { indexLines: data.indexLines } : {}),
     ...(data.implementedIn !== undefined ? { implementedIn: data.implementedIn } : {}),
   };
-  const changes = withDir(dirRow, row, event.ts);
-  const dirs = (state.get(DIRS) as readonly string[] | undefined) ?? [];
+  const changes = withEntry(state, dirRow, undefined, row, event.ts);
+  changes.push(rowChange(fileKey(dir, row.file), row.id));
+  const dirs = rowAt(state, DIRS) ?? [];
   if (!dirs.includes(dirKey(dir))) changes.push(rowChange(DIRS, [...dirs, dirKey(dir)].sort()));
   return changes;
 }
@@ -110,18 +95,55 @@ export function reinforce(row: MemoryRow, at: string, by?: MemoryOrigin): Memory
   };
 }
 
-/** Applies `next` to a memory; its directory's row follows. Nothing when it is unknown or unchanged. */
+/** Applies `next` to a memory; its entry, token rows and directory follow. Nothing when it is unknown or unchanged. */
 export function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: string, next: (row: MemoryRow) => MemoryRow): RowChange<MemoriesRow>[] {
-  const row = state.get(memoryKey(id)) as MemoryRow | undefined;
+  const row = rowAt(state, memoryKey(id));
   if (!row) return [];
   const changed = next(row);
   if (changed === row) return [];
-  return withDir(state.get(dirKey(row.dir)) as DirRow, changed, event.ts);
+  const dir = rowAt(state, dirKey(row.dir)) ?? { dir: row.dir, project: row.project, asOf: event.ts };
+  return withEntry(state, dir, row, changed, event.ts);
 }
 
-function withDir(dir: DirRow, row: MemoryRow, at: string): RowChange<MemoriesRow>[] {
-  const entries = new Map(dir.entries);
-  entries.set(row.id, dirEntry(row));
-  return [rowChange(memoryKey(row.id), row), rowChange(dirKey(dir.dir), { ...dir, asOf: at > dir.asOf ? at : dir.asOf, entries })];
+/**
+ * The memory's row, its entry, the token rows whose membership it changed (only what is in
+ * force is indexed, under its type) and its directory's time.
+ */
+function withEntry(state: RowReader<MemoriesRow>, dir: DirRow, before: MemoryRow | undefined, after: MemoryRow, at: string): RowChange<MemoriesRow>[] {
+  const entry = dirEntry(after);
+  const changes: RowChange<MemoriesRow>[] = [
+    rowChange(memoryKey(after.id), after),
+    rowChange(entryKey(after.dir, after.id), entry),
+    rowChange(dirKey(dir.dir), at > dir.asOf ? { ...dir, asOf: at } : dir),
+  ];
+  const old = before === undefined ? undefined : (rowAt(state, entryKey(before.dir, before.id)) ?? dirEntry(before));
+  const was = indexed(old);
+  const now = indexed(entry);
+  for (const token of was.tokens) {
+    if (was.type === now.type && now.tokens.has(token)) continue;
+    const key = tokenKey(after.dir, was.type!, token);
+    const ids = (rowAt(state, key) ?? []).filter((id) => id !== after.id);
+    changes.push(rowChange(key, ids.length > 0 ? ids : null));
+  }
+  for (const token of now.tokens) {
+    if (was.type === now.type && was.tokens.has(token)) continue;
+    const key = tokenKey(after.dir, now.type!, token);
+    changes.push(rowChange(key, insertSorted(rowAt(state, key) ?? [], after.id)));
+  }
+  return changes;
 }
 
+function indexed(entry: DirEntry | undefined): { type: string | undefined; tokens: ReadonlySet<string> } {
+  return entry && inForce(entry) ? { type: entry.type, tokens: new Set(entry.tokens) } : { type: undefined, tokens: new Set() };
+}
+
+function insertSorted(ids: readonly string[], id: string): readonly string[] {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return ids[lo] === id ? ids : [...ids.slice(0, lo), id, ...ids.slice(lo)];
+}

@@ -66,8 +66,9 @@ export interface HygieneRow {
   readonly orphaned: boolean;
 }
 
-/** What a directory's index needs of each of its memories. */
+/** What a directory's index needs of each of its memories: a row of its own (see memories-rows.ts). */
 export interface DirEntry {
+  readonly id: string;
   readonly file: string;
   readonly name: string;
   readonly description: string;
@@ -84,28 +85,42 @@ export interface DirEntry {
   readonly indexLines?: readonly string[];
   /**
    * memoryTokens of its name and description, kept so that matching a new memory against the
-   * directory (match-memory.ts) does not tokenize every memory again for each one proposed: that
-   * was most of a rebuild's time at 10,000 memories. Absent in rows of earlier builds.
+   * memories that share a token with it (match-memory.ts) does not tokenize them again.
    */
-  readonly tokens?: readonly string[];
+  readonly tokens: readonly string[];
 }
 
 /**
- * One memory directory: its memories, by id, as its MEMORY.md and the matching of a new memory
- * against the old ones need them. `asOf` is the time its memories are scored at: the latest
- * event of the directory or maintenance tick, never the wall clock.
+ * One memory directory. Its memories' entries are rows of their own (`entry:`), so a change to
+ * one memory copies nothing of the others. `asOf` is the time its memories are scored at: the
+ * latest event of the directory or maintenance tick, never the wall clock.
  */
 export interface DirRow {
   readonly dir: string;
   readonly project: string;
   readonly asOf: string;
-  readonly entries: ReadonlyMap<string, DirEntry>;
   /** Distilled proposals for the project's CLAUDE.md or docs/knowledge/ still awaiting a yes or no. */
   readonly pendingRoutes?: number;
 }
 
+/** A distilled candidate meant for the project's CLAUDE.md or docs/knowledge/: a proposal, never written by a projection. */
+export interface RouteRow {
+  readonly routeId: string;
+  readonly project: string;
+  readonly session: string;
+  readonly destination: 'claude_md' | 'knowledge';
+  readonly name: string;
+  readonly description: string;
+  readonly body: string;
+  readonly proposedAt: string;
+  readonly status: 'proposed' | 'accepted' | 'declined';
+  /** Where it was written, once accepted. */
+  readonly path: string | undefined;
+}
+
 export function dirEntry(row: MemoryRow): DirEntry {
   return {
+    id: row.id,
     file: row.file,
     name: row.name,
     description: row.description,
@@ -135,8 +150,9 @@ export function isReservedFileName(file: string): boolean {
  * most 60 characters, unique in its directory (`-2`, `-3`… when taken). A file name it came
  * with (an import) is kept when it is free.
  */
-export function fileNameFor(name: string, wanted: string | undefined, taken: ReadonlySet<string>): string {
-  const free = (file: string) => !taken.has(file.toLowerCase()) && !isReservedFileName(file);
+export function fileNameFor(name: string, wanted: string | undefined, taken: ReadonlySet<string> | ((lowercased: string) => boolean)): string {
+  const isTaken = typeof taken === 'function' ? taken : (file: string) => taken.has(file);
+  const free = (file: string) => !isTaken(file.toLowerCase()) && !isReservedFileName(file);
   if (wanted !== undefined && free(wanted)) return wanted;
   const stem =
     name

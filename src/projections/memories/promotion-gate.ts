@@ -8,34 +8,18 @@ import { projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
 import { findSameMemory } from './match-memory.js';
-import { dirKey, memoryKey, propose, reinforce, update, type MemoriesRow } from './memory-changes.js';
-import type { DirEntry, DirRow, MemoryRow } from './memory-row.js';
+import { propose, reinforce, update } from './memory-changes.js';
+import { dirKey, memoryKey, routeKey, rowAt, type MemoriesRow } from './memories-rows.js';
+import type { DirRow, RouteRow } from './memory-row.js';
+
+export { routeKey, type RouteRow };
 
 /** DESIGN.md: an inferred memory starts provisional at this confidence, until corroborated. */
 export const PROVISIONAL_CONFIDENCE = 0.3;
 /** A session's episode is what happened, recorded: active from the start. */
 const EPISODE_CONFIDENCE = 0.5;
-const ROUTE = 'route:';
-
-export const routeKey = (routeId: string): string => ROUTE + routeId;
-export const isRouteKey = (key: string): boolean => key.startsWith(ROUTE);
 /** The memory id of a session's episode: one per session, updated when it is distilled again. */
 export const episodeId = (session: string): string => `episode:${session}`;
-
-/** A distilled candidate meant for the project's CLAUDE.md or docs/knowledge/: a proposal, never written by a projection. */
-export interface RouteRow {
-  readonly routeId: string;
-  readonly project: string;
-  readonly session: string;
-  readonly destination: 'claude_md' | 'knowledge';
-  readonly name: string;
-  readonly description: string;
-  readonly body: string;
-  readonly proposedAt: string;
-  readonly status: 'proposed' | 'accepted' | 'declined';
-  /** Where it was written, once accepted. */
-  readonly path: string | undefined;
-}
 
 type Completed = EventOf<typeof DistillCompleted>;
 
@@ -51,7 +35,7 @@ type Completed = EventOf<typeof DistillCompleted>;
 export function promote(state: RowReader<MemoriesRow>, event: Completed): RowChange<MemoriesRow>[] {
   const rows = new Overlay(state);
   const { episode, candidates } = event.data.answer;
-  const existing = rows.get(memoryKey(episodeId(event.session))) as MemoryRow | undefined;
+  const existing = rowAt(rows, memoryKey(episodeId(event.session)));
   if (!existing) {
     rows.apply(propose(rows, event, {
       memoryId: episodeId(event.session), origin: 'distiller', scope: 'project', name: episode.name, description: episode.description,
@@ -86,18 +70,14 @@ function learnedAt(event: DomainEvent): string {
 
 function gate(rows: Overlay, event: DomainEvent, candidate: DistillCandidate): RowChange<MemoriesRow>[] {
   const id = `distilled:${event.session}:${contentHash(`${candidate.type}\n${candidate.name}`).slice(0, 12)}`;
-  if (rows.get(memoryKey(id))) return [];
-  const dir = rows.get(dirKey(projectMemoryDir(event.project))) as DirRow | undefined;
-  if (dir) {
-    // Episodes say what happened once; they corroborate nothing.
-    const candidates = new Map<string, DirEntry>([...dir.entries].filter(([, entry]) => entry.tier !== 'episodic'));
-    const same = findSameMemory(candidates, candidate.type, candidate);
-    if (same !== undefined) {
-      const row = rows.get(memoryKey(same)) as MemoryRow;
-      // A session does not corroborate itself.
-      if (row.originSession === event.session) return [];
-      return update(rows, event, same, (before) => reinforce(before, learnedAt(event)));
-    }
+  if (rowAt(rows, memoryKey(id))) return [];
+  // Episodes say what happened once; they corroborate nothing.
+  const same = findSameMemory(rows, projectMemoryDir(event.project), candidate.type, candidate, (entry) => entry.tier === 'episodic');
+  const row = same === undefined ? undefined : rowAt(rows, memoryKey(same));
+  if (row) {
+    // A session does not corroborate itself.
+    if (row.originSession === event.session) return [];
+    return update(rows, event, row.id, (before) => reinforce(before, learnedAt(event)));
   }
   const proposed = propose(rows, event, {
     memoryId: id, origin: 'distiller', scope: 'project', name: candidate.name, description: candidate.description, type: candidate.type,
@@ -112,12 +92,12 @@ function gate(rows: Overlay, event: DomainEvent, candidate: DistillCandidate): R
 
 function proposeRoute(rows: Overlay, event: Completed, candidate: DistillCandidate, destination: RouteRow['destination']): RowChange<MemoriesRow>[] {
   const routeId = `r-${contentHash(`${event.session}\n${destination}\n${candidate.name}`).slice(0, 12)}`;
-  if (rows.get(routeKey(routeId))) return [];
+  if (rowAt(rows, routeKey(routeId))) return [];
   const route: RouteRow = {
     routeId, project: event.project, session: event.session, destination, name: candidate.name, description: candidate.description,
     body: candidate.body, proposedAt: event.ts, status: 'proposed', path: undefined,
   };
-  return [rowChange<MemoriesRow>(routeKey(routeId), route as unknown as MemoriesRow), ...countRoutes(rows, event.project, event.ts, +1)];
+  return [rowChange<MemoriesRow>(routeKey(routeId), route), ...countRoutes(rows, event.project, event.ts, +1)];
 }
 
 /**
@@ -138,15 +118,15 @@ export function answerRoute(
   state: RowReader<MemoriesRow>,
   event: EventOf<typeof RouteAccepted> | EventOf<typeof RouteDeclined>,
 ): RowChange<MemoriesRow>[] {
-  const route = state.get(routeKey(event.data.routeId)) as RouteRow | undefined;
+  const route = rowAt(state, routeKey(event.data.routeId));
   if (!route || route.status !== 'proposed') return [];
   const next: RouteRow = event.type === 'RouteAccepted' ? { ...route, status: 'accepted', path: event.data.path } : { ...route, status: 'declined' };
-  return [rowChange<MemoriesRow>(routeKey(route.routeId), next as unknown as MemoriesRow), ...countRoutes(state, route.project, event.ts, -1)];
+  return [rowChange<MemoriesRow>(routeKey(route.routeId), next), ...countRoutes(state, route.project, event.ts, -1)];
 }
 
 function countRoutes(rows: RowReader<MemoriesRow>, project: string, at: string, delta: number): RowChange<MemoriesRow>[] {
   const dir = projectMemoryDir(project);
-  const row: DirRow = (rows.get(dirKey(dir)) as DirRow | undefined) ?? { dir, project, asOf: at, entries: new Map() };
+  const row: DirRow = rowAt(rows, dirKey(dir)) ?? { dir, project, asOf: at };
   const pendingRoutes = Math.max(0, (row.pendingRoutes ?? 0) + delta);
   return [rowChange<MemoriesRow>(dirKey(dir), { ...row, pendingRoutes: pendingRoutes === 0 ? undefined : pendingRoutes })];
 }

@@ -21,9 +21,9 @@ const NOTE_NAME_CHARS = 60;
  * a rebuild writes the same bytes), then the footer. Bounded by lines per section and by
  * SUMMARY_FILE_BYTES: what does not fit leaves the longest section first, weakest line first.
  */
-export function renderSummary(dir: DirRow): string {
+export function renderSummary(dir: DirRow, dirEntries: readonly DirEntry[]): string {
   const now = new Date(dir.asOf);
-  const entries = [...dir.entries].map(([id, entry]) => ({ id, entry }));
+  const entries = dirEntries.map((entry) => ({ id: entry.id, entry }));
   const active = entries.filter(({ entry }) => entry.status === 'active' && !entry.archived);
   const sections = new Map<MemorySection, string[]>();
   for (const section of Object.keys(SECTION_LINES) as MemorySection[]) {

@@ -1,6 +1,6 @@
 import type { FileOp } from '../file-ops.js';
-import { isDirKey, memoriesProjector, type MemoriesRow } from '../memories/memories.js';
-import type { DirRow } from '../memories/memory-row.js';
+import { memoriesProjector } from '../memories/memories.js';
+import { entriesOf, typedRow, type MemoriesRow, type ScanRows } from '../memories/memories-rows.js';
 import { defineProjector } from '../projector.js';
 import { summaryViewPath } from '../view-paths.js';
 import { renderSummary } from './render-summary.js';
@@ -21,8 +21,9 @@ export const summaryProjector = defineProjector<MemoriesRow>({
 });
 
 /** `views/summary/<project slug>.md` (or `global.md`) for directory rows; memory rows have no file here. */
-export function materializeSummary(key: string, row: MemoriesRow): FileOp[] {
-  if (!isDirKey(key)) return [];
-  const dir = row as DirRow;
-  return [{ kind: 'write', path: summaryViewPath(dir.project), content: renderSummary(dir) }];
+export async function materializeSummary(key: string, row: MemoriesRow, scan: ScanRows): Promise<FileOp[]> {
+  const typed = typedRow(key, row);
+  if (typed?.kind !== 'dir' || !typed.row) return [];
+  const dir = typed.row;
+  return [{ kind: 'write', path: summaryViewPath(dir.project), content: renderSummary(dir, await entriesOf(scan, dir.dir)) }];
 }

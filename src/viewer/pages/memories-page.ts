@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMORY_TYPES } from '../../memories/memory-kinds.js';
 import { lastConfirmed, staleness, strength } from '../../memories/scores.js';
+import { entryDirOf, rowsOfKind } from '../../projections/memories/memories-rows.js';
 import type { DirEntry, DirRow, MemoryRow } from '../../projections/memories/memory-row.js';
 import { html } from '../html.js';
 import { clip, layout } from '../layout.js';
@@ -66,18 +67,19 @@ export async function memoriesPage(source: ViewerSource, ctx: ViewContext, query
   const projects = new Set<string>();
   const shown: ScoredMemory[] = [];
   let total = 0;
-  // A directory's row holds what the list needs of each of its memories: a few rows to read
-  // however many memories there are, not one per memory.
-  for await (const [, value] of source.rows('memories').entries('dir:')) {
-    const dir = value as DirRow;
-    total += dir.entries.size;
-    projects.add(dir.project);
-    if (query.project !== undefined && query.project !== '' && dir.project !== (query.project === '(global)' ? '' : query.project)) continue;
-    for (const [id, entry] of dir.entries) {
-      if (query.type && entry.type !== query.type) continue;
-      if (query.status && memoryStatus(entry) !== query.status) continue;
-      shown.push(scoreOf(id, dir.project, entry, entry.penalty, ctx.now));
-    }
+  // A memory's entry holds what the list needs of it: a small row each, not the memory's body.
+  const memories = source.rows('memories');
+  const dirs = new Map<string, DirRow>();
+  for await (const [, dir] of rowsOfKind((prefix) => memories.entries(prefix), 'dir')) dirs.set(dir.dir, dir);
+  for await (const [key, entry] of rowsOfKind((prefix) => memories.entries(prefix), 'entry')) {
+    const dir = dirs.get(entryDirOf(key));
+    const project = dir?.project ?? '';
+    total++;
+    projects.add(project);
+    if (query.project !== undefined && query.project !== '' && project !== (query.project === '(global)' ? '' : query.project)) continue;
+    if (query.type && entry.type !== query.type) continue;
+    if (query.status && memoryStatus(entry) !== query.status) continue;
+    shown.push(scoreOf(entry.id, project, entry, entry.penalty, ctx.now));
   }
   const sign = query.order === 'asc' ? 1 : -1;
   const key = (m: ScoredMemory): number | string => (query.sort === 'strength' ? m.strength : query.sort === 'staleness' ? m.staleness : m.entry.name.toLowerCase());

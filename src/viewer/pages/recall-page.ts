@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { StoredEnvelope } from '../../events/envelope.js';
-import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import { html, type Html } from '../html.js';
 import { clip, layout } from '../layout.js';
 import { href, type ViewContext } from '../view-context.js';
 import { eventsBetween, newestEvents, type ViewerSource } from '../viewer-source.js';
+import { committedRow, memoryKey } from '../../projections/memories/memories-rows.js';
 
 /** Recalls on one page. */
 export const RECALLS_PER_PAGE = 30;
@@ -33,7 +33,7 @@ export async function recallPage(source: ViewerSource, ctx: ViewContext, query: 
   const page = await newestEvents(source, query.before ?? source.head + 1, RECALLS_PER_PAGE, (e) => e.type === 'MemoriesRecalled' && (query.session === undefined || e.session === query.session));
   const memories = source.rows('memories');
   const name = async (id: string): Promise<Html> => {
-    const row = (await memories.get(`mem:${id}`)) as MemoryRow | undefined;
+    const row = await committedRow(memories, memoryKey(id));
     return row ? html`<a href="${href(ctx, '/memory', { id })}">${clip(row.name, 80)}</a>` : html`<span class="muted">${id} (not in the memories as of this point)</span>`;
   };
   const traces: Html[] = [];

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
 import { episodeId } from '../../projections/memories/promotion-gate.js';
 import { memoryKey } from '../../projections/memories/memories.js';
-import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import type { Engine } from '../engine/engine.js';
 import { defineCommand } from './command.js';
+import { committedRow } from '../../projections/memories/memories-rows.js';
 
 /** `engram distill --session ID`: distills one session now, whatever the distiller thought of it before. */
 export const distillCommand = defineCommand({
@@ -25,7 +25,7 @@ export const distillCommand = defineCommand({
       output.err(`distilling ${args.session} failed: ${after.lastFailure.reason}: ${after.lastFailure.detail}\n`);
       return 1;
     }
-    const episode = (await engine.runner.rowsOf('memories').get(memoryKey(episodeId(args.session)))) as MemoryRow | undefined;
+    const episode = await committedRow(engine.runner.rowsOf('memories'), memoryKey(episodeId(args.session)));
     const where = episode ? `: ${engine.paths.claude}/${episode.dir}/${episode.file}` : '';
     if (outcome?.type === 'DistillSkipped') await output.out(`not distilled again: ${outcome.reason}${where}\n`);
     else if (outcome?.via === 'trace') {

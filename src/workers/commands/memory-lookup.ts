@@ -1,12 +1,13 @@
 import { EngramError } from '../../errors.js';
 import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import type { Engine } from '../engine/engine.js';
+import { rowsOfKind } from '../../projections/memories/memories-rows.js';
 
 /** Every memory the projection holds (its committed rows), of one project and the global ones, or all. */
 export async function listMemories(engine: Engine, project: string | undefined): Promise<MemoryRow[]> {
   const found: MemoryRow[] = [];
-  for await (const [, row] of engine.runner.rowsOf('memories').entries('mem:')) {
-    const memory = row as MemoryRow;
+  const rows = engine.runner.rowsOf('memories');
+  for await (const [, memory] of rowsOfKind((prefix) => rows.entries(prefix), 'mem')) {
     if (project === undefined || memory.project === project || memory.project === '') found.push(memory);
   }
   return found;

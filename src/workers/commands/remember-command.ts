@@ -6,9 +6,9 @@ import { EngramError } from '../../errors.js';
 import { MEMORY_BODY_CAP, MemoryProposed } from '../../events/memory-events.js';
 import { MEMORY_TYPES } from '../../memories/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
-import { findSameMemory } from '../../projections/memories/match-memory.js';
-import { dirKey, memoryKey } from '../../projections/memories/memories.js';
-import type { DirRow, MemoryRow } from '../../projections/memories/memory-row.js';
+import { findSameMemoryIn } from '../../projections/memories/match-memory.js';
+import { memoryKey } from '../../projections/memories/memories.js';
+import { committedRow } from '../../projections/memories/memories-rows.js';
 import { defineCommand } from './command.js';
 import { memoryView } from './memory-view.js';
 
@@ -50,9 +50,8 @@ export const rememberCommand = defineCommand({
     const memoryId = `agent:${key}`;
     const dir = global ? GLOBAL_MEMORY_DIR : projectMemoryDir(project);
     const memories = engine.runner.rowsOf('memories');
-    const dirRow = (await memories.get(dirKey(dir))) as DirRow | undefined;
     // What the projection will decide (the same function), so the answer can say it.
-    const same = (await memories.get(memoryKey(memoryId))) ? undefined : dirRow && findSameMemory(dirRow.entries, type, described);
+    const same = (await memories.get(memoryKey(memoryId))) ? undefined : await findSameMemoryIn(memories, dir, type, described);
     const appended = await engine.record([
       {
         id: `remember:${key}`,
@@ -74,7 +73,7 @@ export const rememberCommand = defineCommand({
         },
       },
     ]);
-    const row = ((await memories.get(memoryKey(memoryId))) ?? (same === undefined ? undefined : await memories.get(memoryKey(same)))) as MemoryRow | undefined;
+    const row = (await committedRow(memories, memoryKey(memoryId))) ?? (same === undefined ? undefined : await committedRow(memories, memoryKey(same)));
     if (!row) throw new EngramError('PROJECTOR_FAILED', `the memories projection did not take ${described.name}`);
     const outcome = appended === 0 ? 'already recorded' : row.id === memoryId ? 'created' : 'reinforced';
     await output.out(`${JSON.stringify({ outcome, memory: memoryView(engine, row) })}\n`);

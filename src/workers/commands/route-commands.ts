@@ -9,6 +9,7 @@ import { fileNameFor } from '../../projections/memories/memory-row.js';
 import { routeKey, type RouteRow } from '../../projections/memories/promotion-gate.js';
 import type { Engine } from '../engine/engine.js';
 import { defineCommand } from './command.js';
+import { committedRow, rowsOfKind } from '../../projections/memories/memories-rows.js';
 
 /** `engram routes [--project PATH] [--all] [--json]`: the proposals for CLAUDE.md and docs/knowledge/. */
 export const routesList = defineCommand({
@@ -83,12 +84,13 @@ export const routesDecline = defineCommand({
 
 async function allRoutes(engine: Engine): Promise<RouteRow[]> {
   const routes: RouteRow[] = [];
-  for await (const [, row] of engine.runner.rowsOf('memories').entries('route:')) routes.push(row as RouteRow);
+  const rows = engine.runner.rowsOf('memories');
+  for await (const [, route] of rowsOfKind((prefix) => rows.entries(prefix), 'route')) routes.push(route);
   return routes.sort((a, b) => (a.proposedAt < b.proposedAt ? -1 : a.proposedAt > b.proposedAt ? 1 : a.routeId < b.routeId ? -1 : 1));
 }
 
 async function openRoute(engine: Engine, routeId: string): Promise<RouteRow> {
-  const route = (await engine.runner.rowsOf('memories').get(routeKey(routeId))) as RouteRow | undefined;
+  const route = await committedRow(engine.runner.rowsOf('memories'), routeKey(routeId));
   if (!route) throw new EngramError('USAGE', `no proposal ${routeId}; \`engram routes\` lists them`);
   if (route.status !== 'proposed') throw new EngramError('USAGE', `${routeId} was already ${route.status}${route.path ? ` (${route.path})` : ''}`);
   return route;

@@ -1,9 +1,9 @@
-import type { MemoryRow } from '../../projections/memories/memory-row.js';
 import { memoryKey } from '../../projections/memories/memories.js';
 import type { RecalledMemory } from '../../recall/recall.js';
 import type { Recaller } from '../../recall/recaller.js';
 import type { Engine } from '../engine/engine.js';
 import { memoryView, type MemoryView } from './memory-view.js';
+import { committedRow } from '../../projections/memories/memories-rows.js';
 
 export interface SearchRequest {
   text: string;
@@ -33,7 +33,7 @@ export async function searchMemories(engine: Engine, recaller: Recaller, request
   const rows = engine.runner.rowsOf('memories');
   const hits: SearchHit[] = [];
   for (const recalled of result.memories) {
-    const row = (await rows.get(memoryKey(recalled.id))) as MemoryRow | undefined;
+    const row = await committedRow(rows, memoryKey(recalled.id));
     hits.push({ ...recalled, signals: [...recalled.signals], memory: row ? memoryView(engine, row) : undefined });
   }
   return { hits, problems: result.problems };

@@ -497,7 +497,7 @@ export class ProjectionRunner {
   async #commit(lane: Lane, changed: Map<string, unknown>, seq: number): Promise<void> {
     if (changed.size === 0 && seq === lane.checkpoint.seq) return;
     const changes = [...changed].map(([key, row]) => ({ key, row }));
-    const report = changes.length > 0 ? await lane.projection.sink.apply(changes, this.#sinkContext(lane)) : { outputs: [], failed: [] };
+    const report = changes.length > 0 ? await lane.projection.sink.apply(changes, this.#sinkContext(lane, changed)) : { outputs: [], failed: [] };
     this.#options.afterSinkApplied?.(lane.name, seq);
     const failures = this.#failures(lane, changed.keys(), report, seq);
     const checkpoint: Checkpoint = { logId: this.#options.log.id, projectorVersion: lane.projection.projector.projectorVersion, seq };
@@ -526,7 +526,7 @@ export class ProjectionRunner {
     if (lane.failed.size === 0 || performance.now() < lane.retryAt) return;
     const keys = [...lane.failed.keys()];
     const rows = await lane.store!.rows(keys);
-    const report = await lane.projection.sink.apply(keys.map((key, i) => ({ key, row: rows[i] ?? null })), this.#sinkContext(lane));
+    const report = await lane.projection.sink.apply(keys.map((key, i) => ({ key, row: rows[i] ?? null })), this.#sinkContext(lane, new Map()));
     const failures = this.#failures(lane, keys, report, lane.checkpoint.seq);
     await lane.store!.commit({ rows: new Map(), outputs: report.outputs, failures });
     this.#recordFailures(lane, failures);
@@ -561,9 +561,16 @@ export class ProjectionRunner {
 
   readonly #readOnlyLedger = new MemoryOwnershipLedger();
 
-  #sinkContext(lane: Lane): SinkContext {
+  #sinkContext(lane: Lane, changed: ReadonlyMap<string, unknown>): SinkContext {
+    const store = lane.store!;
     return {
       ledger: this.ownership,
+      scan: async function* (prefix) {
+        for await (const [key, row] of store.entries(prefix)) {
+          if (!changed.has(key)) yield [key, row];
+        }
+        for (const [key, row] of changed) if (row !== null && key.startsWith(prefix)) yield [key, row];
+      },
       outputs: async (paths) => {
         const written = lane.written?.outputs;
         if (!written) return lane.store!.outputs(paths);

@@ -4,8 +4,7 @@ import type { DistillAnswer } from '../../events/distill-events.js';
 import type { Envelope } from '../../events/envelope.js';
 import { projectMemoryDir } from '../../paths.js';
 import { PENDING, sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
-import { dirKey } from '../../projections/memories/memories.js';
-import type { DirRow } from '../../projections/memories/memory-row.js';
+import { entriesOf } from '../../projections/memories/memories-rows.js';
 import type { Reactor, ReactorContext } from '../engine/reactor.js';
 import { sessionTrace, traceEpisode } from './session-trace.js';
 
@@ -202,9 +201,8 @@ async function recordedCapture(ctx: ReactorContext, session: DistillSession): Pr
 
 /** The project's memories as the prompt lists them: active ones, names and descriptions. */
 async function indexOf(ctx: ReactorContext, project: string): Promise<DistillInputs['index']> {
-  const dir = (await ctx.runner.rowsOf('memories').get(dirKey(projectMemoryDir(project)))) as DirRow | undefined;
-  if (!dir) return [];
-  return [...dir.entries.values()]
+  const memories = ctx.runner.rowsOf('memories');
+  return (await entriesOf((prefix) => memories.entries(prefix), projectMemoryDir(project)))
     .filter((entry) => entry.status === 'active' && !entry.archived)
     .map((entry) => ({ name: entry.name, description: entry.description }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -5,6 +5,7 @@ import type { ProjectionRunner } from '../engine/projection-runner.js';
 import type { Reactor } from '../engine/reactor.js';
 import { planMaintenance, type MaintenancePlan } from './maintenance-plan.js';
 import { checkMemories, type CheckOptions } from './memory-checks.js';
+import { MAINTAINED, committedRow, rowsOfKind } from '../../projections/memories/memories-rows.js';
 
 export interface MaintenanceOptions {
   /** How long between two ticks the worker runs by itself. Default one day. */
@@ -26,7 +27,7 @@ export function maintenanceReactor(options: MaintenanceOptions = {}): Reactor {
     reads: ['memories'],
     async react(ctx): Promise<Envelope[]> {
       const now = ctx.clock.now();
-      const last = (await ctx.runner.rowsOf('memories').get('maintained')) as { at: string } | undefined;
+      const last = await committedRow(ctx.runner.rowsOf('memories'), MAINTAINED);
       if (last && now.getTime() - Date.parse(last.at) < everyMs) return [];
       if (performance.now() - triedAt < everyMs) return [];
       triedAt = performance.now();
@@ -41,10 +42,8 @@ export async function maintain(runner: ProjectionRunner, clock: Clock, checks: C
   const rows = runner.rowsOf('memories');
   const memories: MemoryRow[] = [];
   const hygiene = new Map<string, HygieneRow>();
-  for await (const [key, row] of rows.entries()) {
-    if (key.startsWith('mem:')) memories.push(row as MemoryRow);
-    else if (key.startsWith('hygiene:')) hygiene.set((row as HygieneRow).dir, row as HygieneRow);
-  }
+  for await (const [, memory] of rowsOfKind((prefix) => rows.entries(prefix), 'mem')) memories.push(memory);
+  for await (const [, row] of rowsOfKind((prefix) => rows.entries(prefix), 'hygiene')) hygiene.set(row.dir, row);
   if (memories.length === 0) return undefined;
   return planMaintenance({ memories, now: clock.now(), checks: await checkMemories(memories, checks), hygiene });
 }

@@ -9,6 +9,7 @@ import type { OutputRecord } from '../../projections/projector.js';
 import type { ProjectionRunner } from '../engine/projection-runner.js';
 import type { Reactor, ReactorContext } from '../engine/reactor.js';
 import { reconcileMemoryDir, type ReconcileResult } from './reconcile-memory-dir.js';
+import { rowsOfKind } from '../../projections/memories/memories-rows.js';
 
 /** Claude Code's tools that write a file: a memory file they touch is the agent's edit. */
 export const AGENT_WRITE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
@@ -90,15 +91,16 @@ export function memoryFileAt(claude: string, path: string): { dir: string; file:
 /** Every memory directory the memories projection has memories in, and the global one. */
 export async function knownDirs(runner: ProjectionRunner): Promise<string[]> {
   const dirs = new Set<string>([GLOBAL_MEMORY_DIR]);
-  for await (const [, row] of runner.rowsOf('memories').entries('mem:')) dirs.add((row as MemoryRow).dir);
+  const rows = runner.rowsOf('memories');
+  for await (const [, memory] of rowsOfKind((prefix) => rows.entries(prefix), 'mem')) dirs.add(memory.dir);
   return [...dirs].sort();
 }
 
 /** The ledger's records of a directory's memory paths (the files there, and every memory's), by path relative to the config directory. */
 async function ownersOf(runner: ProjectionRunner, claude: string, dir: string, read: MemoryDir): Promise<Map<string, OwnershipRecord>> {
   const names = new Set([...read.memories, ...read.archived].map((file) => file.fileName));
-  for await (const [, row] of runner.rowsOf('memories').entries('mem:')) {
-    const memory = row as MemoryRow;
+  const rows = runner.rowsOf('memories');
+  for await (const [, memory] of rowsOfKind((prefix) => rows.entries(prefix), 'mem')) {
     if (memory.dir === dir) names.add(memory.file);
   }
   const rel = [...names].map((name) => `${dir}/${name}`);
@@ -117,8 +119,8 @@ async function ownersOf(runner: ProjectionRunner, claude: string, dir: string, r
  */
 export async function reconcileDirs(runner: ProjectionRunner, paths: EngramPaths, targets: ReadonlyMap<string, ReconcileTarget>, at: string): Promise<ReconcileResult> {
   const rowsByDir = new Map<string, MemoryRow[]>();
-  for await (const [, row] of runner.rowsOf('memories').entries('mem:')) {
-    const memory = row as MemoryRow;
+  const rows = runner.rowsOf('memories');
+  for await (const [, memory] of rowsOfKind((prefix) => rows.entries(prefix), 'mem')) {
     if (targets.has(memory.dir)) rowsByDir.set(memory.dir, [...(rowsByDir.get(memory.dir) ?? []), memory]);
   }
   const toRelative = (records: Array<[string, OutputRecord]>) => records.map(([path, record]) => [relative(paths.claude, path).split(sep).join('/'), record] as const);

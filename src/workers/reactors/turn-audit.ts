@@ -3,8 +3,7 @@ import { buildAuditPrompt } from '../../distill/audit-prompt.js';
 import type { Envelope, StoredEnvelope } from '../../events/envelope.js';
 import { TurnAuditCompleted, TurnAuditFailed, TurnAuditRequested } from '../../events/skill-events.js';
 import { projectMemoryDir } from '../../paths.js';
-import { dirKey } from '../../projections/memories/memories.js';
-import type { DirRow } from '../../projections/memories/memory-row.js';
+import { entriesOf } from '../../projections/memories/memories-rows.js';
 import type { Reactor, ReactorContext } from '../engine/reactor.js';
 import type { DistillerDeps } from './distiller.js';
 
@@ -82,9 +81,8 @@ async function promptBefore(ctx: ReactorContext, turn: StoredEnvelope): Promise<
 
 /** The project's active memories, so a fact already on file is said the same way and reinforces it. */
 async function indexOf(ctx: ReactorContext, project: string): Promise<Array<{ name: string; description: string }>> {
-  const dir = (await ctx.runner.rowsOf('memories').get(dirKey(projectMemoryDir(project)))) as DirRow | undefined;
-  if (!dir) return [];
-  return [...dir.entries.values()]
+  const memories = ctx.runner.rowsOf('memories');
+  return (await entriesOf((prefix) => memories.entries(prefix), projectMemoryDir(project)))
     .filter((entry) => entry.status === 'active' && !entry.archived && entry.tier !== 'episodic')
     .map((entry) => ({ name: entry.name, description: entry.description }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../src/events/catalog.js';
+import { bestMatch, memoryTokens } from '../src/memories/similarity.js';
+import { MEMORY_TYPES } from '../src/memories/memory-kinds.js';
+import { projectMemoryDir } from '../src/paths.js';
+import { findSameMemory, inForce } from '../src/projections/memories/match-memory.js';
+import { memoriesProjector } from '../src/projections/memories/memories.js';
+import { entryKey, kindOf, rowAt, tokenKey, typedRow, type MemoriesRow } from '../src/projections/memories/memories-rows.js';
+import type { DirEntry } from '../src/projections/memories/memory-row.js';
+import { fold, type RowReader } from '../src/projections/projector.js';
+import { seededRandom } from '../bench/seeded-random.js';
+
+const PROJECT = '/home/dev/src/app';
+const DIR = projectMemoryDir(PROJECT);
+
+/** Proposals, edits, archives, supersessions and restores over a small vocabulary, so near-duplicates abound. */
+function history(seed: number, count: number): DomainEvent[] {
+  const random = seededRandom(seed);
+  const words = ['deploy', 'tests', 'pnpm', 'branch', 'release', 'cache', 'docker', 'lint', 'types', 'schema', 'migration', 'never', 'always', 'main', 'config', 'logs'];
+  const phrase = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]!).join(' ');
+  const types = MEMORY_TYPES.filter((type) => type !== 'unknown').slice(0, 3);
+  const events: DomainEvent[] = [];
+  let clock = Date.parse('2026-01-01T00:00:00.000Z');
+  const push = (type: string, data: unknown) => {
+    clock += 60_000;
+    events.push({ seq: events.length + 1, id: `e${events.length}`, type, schemaVersion: 1, ts: new Date(clock).toISOString(), session: `s${events.length % 7}`, project: PROJECT, data } as DomainEvent);
+  };
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const roll = random();
+    const some = ids.length > 0 ? ids[Math.floor(random() * ids.length)]! : undefined;
+    if (some && roll < 0.1) push('MemoryArchived', { memoryId: some, reason: 'weak' });
+    else if (some && roll < 0.15) push('MemoryRestored', { memoryId: some });
+    else if (some && roll < 0.2) push('MemorySuperseded', { memoryId: some, by: ids[0]! });
+    else if (some && roll < 0.3) {
+      push('MemoryEdited', { memoryId: some, by: 'hand', name: phrase(3), description: phrase(5), type: types[Math.floor(random() * types.length)]!, body: 'edited\n' });
+    } else {
+      const id = `m${i}`;
+      ids.push(id);
+      // Half import (never matched), half the agent's (matched: a near-duplicate reinforces instead).
+      push('MemoryProposed', {
+        memoryId: id, origin: random() < 0.5 ? 'import' : 'agent', scope: 'project', name: phrase(2 + Math.floor(random() * 3)), description: phrase(3 + Math.floor(random() * 5)),
+        type: types[Math.floor(random() * types.length)]!, body: 'body\n', status: 'active', confidence: 0.5,
+      });
+    }
+  }
+  return events;
+}
+
+const prepared = new WeakMap<readonly DirEntry[], Array<{ id: string; type: string; tokens: string[] }>>();
+
+/** The check as it was before the token index: every entry of the directory, scanned. */
+function scanned(entries: readonly DirEntry[], type: string, said: { name: string; description: string }): string | undefined {
+  const items = prepared.get(entries) ?? entries.filter(inForce).map((entry) => ({ id: entry.id, type: entry.type as string, tokens: memoryTokens(entry) }));
+  prepared.set(entries, items);
+  return bestMatch({ type, tokens: memoryTokens(said) }, items)?.item.id;
+}
+
+describe('the memories projection’s rows', () => {
+  it('the token index finds the same near-duplicate as scanning the whole directory, on seeded random histories', () => {
+    let compared = 0;
+    let found = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { rows } = fold(memoriesProjector, history(seed, 400));
+      const reader: RowReader<unknown> = { get: (key) => rows.get(key) };
+      const entries = [...rows].flatMap(([key, row]) => {
+        const typed = typedRow(key, row);
+        return typed?.kind === 'entry' && typed.row ? [typed.row] : [];
+      });
+      expect(entries.length).toBeGreaterThan(50);
+      const random = seededRandom(100 + seed);
+      const words = ['deploy', 'tests', 'pnpm', 'branch', 'release', 'cache', 'docker', 'lint', 'types', 'schema', 'migration', 'never', 'always', 'main', 'config', 'logs', 'other'];
+      for (let probe = 0; probe < 300; probe++) {
+        const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * words.length)]!).join(' ');
+        const said = { name: pick(2 + (probe % 3)), description: pick(3 + (probe % 5)) };
+        for (const type of ['user', 'feedback', 'project'] as const) {
+          const expected = scanned(entries, type, said);
+          expect(findSameMemory(reader, DIR, type, said)).toBe(expected);
+          compared++;
+          if (expected !== undefined) found++;
+        }
+      }
+    }
+    // The comparison means something only if both answers occur often.
+    expect(found).toBeGreaterThan(compared / 10);
+    expect(found).toBeLessThan(compared);
+  });
+
+  it('indexes exactly the entries in force, under their type and tokens, and holds no directory-wide list of memories', () => {
+    const { rows } = fold(memoriesProjector, history(9, 500));
+    const reader: RowReader<unknown> = { get: (key) => rows.get(key) };
+    const expected = new Map<string, string[]>();
+    for (const [key, row] of rows) {
+      const typed = typedRow(key, row);
+      expect(typed, key).toBeDefined();
+      if (typed?.kind === 'entry' && typed.row) {
+        expect(typed.row.tokens).toEqual(memoryTokens(typed.row));
+        expect(rowAt(reader, entryKey(DIR, typed.row.id))).toBe(typed.row);
+        if (!inForce(typed.row)) continue;
+        for (const token of typed.row.tokens) {
+          const k = tokenKey(DIR, typed.row.type, token);
+          expected.set(k, [...(expected.get(k) ?? []), typed.row.id].sort());
+        }
+      }
+      if (typed?.kind === 'dir') expect(Object.keys(typed.row ?? {}).sort()).toEqual(expect.arrayContaining(['asOf', 'dir', 'project']));
+    }
+    const indexed = new Map([...rows].filter(([key]) => kindOf(key) === 'token').map(([key, row]) => [key, row as string[]]));
+    expect(new Map([...indexed].sort())).toEqual(new Map([...expected].sort()));
+  });
+
+  it('a proposal touches its own rows only: the same number of rows with 10 or 2,000 memories in its directory', () => {
+    const touched = (count: number) => {
+      const events = history(11, count).filter((event) => event.type === 'MemoryProposed');
+      const { rows } = fold(memoriesProjector, events);
+      const reader: RowReader<MemoriesRow> = { get: (key) => rows.get(key) };
+      const next = { ...events[0]!, id: 'new', seq: 99_999, ts: '2027-01-01T00:00:00.000Z', data: { ...(events[0]!.data as object), memoryId: 'fresh', origin: 'import', name: 'zzz unique words', description: 'nothing like the others qqq' } } as DomainEvent;
+      return memoriesProjector.evolve(reader, next).map((change) => kindOf(change.key)).sort();
+    };
+    expect(touched(2000)).toEqual(touched(10));
+  });
+});
