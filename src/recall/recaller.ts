@@ -9,7 +9,7 @@ import type { VectorStore } from './vector-store.js';
 
 export interface RecallerOptions {
   paths: Pick<EngramPaths, 'views' | 'claude'>;
-  /** The vectors table and the query embedder (Engine.vectors). Default none: no vector list. */
+  /** The vectors table and the query embedder (engine.services.vectors, see composition/open-engine.ts). Default none: no vector list. */
   vectors?: { store: VectorStore; embedder: Embedder } | undefined;
   /** More signals beside the vectors and the graph (which it reads from the graph projection's files). Default none. */
   signals?: readonly RecallSignal[];

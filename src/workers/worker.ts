@@ -11,7 +11,7 @@ import { Recaller } from '../recall/recaller.js';
 import { answerRecall } from './answer-recall.js';
 import { engineCommands } from './commands/all-commands.js';
 import { searchMemories } from './commands/search-memories.js';
-import { Engine, type EngineOptions } from './engine/engine.js';
+import { openEngine, type ComposedEngine, type OpenEngineOptions } from '../composition/open-engine.js';
 import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
 import { foreignSocketAdvice, prepareSocketDir } from './socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
@@ -23,7 +23,7 @@ export interface WorkerOptions {
   paths: EngramPaths;
   clock: Clock;
   /** The distiller's LLM and transcript reader. Default none, and no distiller (the CLI passes distillerFromEnv's). */
-  distiller?: EngineOptions['distiller'];
+  distiller?: OpenEngineOptions['distiller'];
   /** Exit after this long with no spool file and no request. Default 10 minutes (env ENGRAM_WORKER_IDLE_MS). */
   idleMs?: number;
   /** Look at the spool this often even if no file-system event arrived. Default 1000 ms. */
@@ -47,7 +47,7 @@ export interface WorkerOptions {
   /** How often what was appended since is read back to find a damaged block. Default 60,000 ms. */
   verifyEveryMs?: number;
   /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
-  skills?: EngineOptions['skills'];
+  skills?: OpenEngineOptions['skills'];
   /** The settings it runs with and their sources, for `engram doctor` (see settingsReport). */
   settings?: SettingsReport;
   /**
@@ -81,7 +81,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     process.stderr.write(`engram: ${foreignSocketAdvice(unsafe, paths)}\n`);
     return 1;
   }
-  let engine: Engine | undefined;
+  let engine: ComposedEngine | undefined;
   try {
     engine = await openWithRetry(options, log);
   } catch (err) {
@@ -248,7 +248,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   let saidLoading = false;
   recaller = new Recaller({
     paths,
-    vectors: engine.vectors,
+    vectors: engine.services.vectors,
     whileLoading: {
       skipWhileLoading: true,
       onSkipped: () => {
@@ -303,14 +303,14 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   return stopped;
 }
 
-async function openWithRetry(options: WorkerOptions, log: (line: string) => void): Promise<Engine | undefined> {
+async function openWithRetry(options: WorkerOptions, log: (line: string) => void): Promise<ComposedEngine | undefined> {
   const started = Date.now();
   const deadline = started + (options.lockWaitMs ?? 3000);
   const handOverDeadline = started + (options.handOverWaitMs ?? 120_000);
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings });
+      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

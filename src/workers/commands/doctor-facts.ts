@@ -65,7 +65,7 @@ export const doctorFacts = defineCommand({
         lost: null,
         lostPending: lostPending(engine.paths),
         freeBytes: freeBytes(engine.paths),
-        settings: engine.settings ?? null,
+        settings: engine.services.settings ?? null,
       };
       await output.out(`${JSON.stringify(facts)}\n`);
       return 0;
@@ -105,7 +105,7 @@ export const doctorFacts = defineCommand({
       lost: ((await engine.runner.rowsOf('lost-writes').get(lostWritesKey)) as LostWritesRow | undefined) ?? null,
       lostPending: lostPending(engine.paths),
       freeBytes: freeBytes(engine.paths),
-      settings: engine.settings ?? null,
+      settings: engine.services.settings ?? null,
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;
