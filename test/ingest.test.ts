@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { systemClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
-import { spoolFileName } from '../src/hooks/spool-file-name.js';
+import { spoolFileName } from '../src/spool/spool-file-name.js';
 import { openEngine } from '../src/composition/open-engine.js';
 import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 import { runCliUnprivileged } from './support/unprivileged.js';

@@ -6,7 +6,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir, projectSlug, resolvePaths } from '../src/paths.js';
 import { fastembedEmbedder, bgeSmallDir } from '../src/recall/embedders/fastembed-embedder.js';
-import type { Embedder } from '../src/recall/embedders/embedder.js';
+import type { Embedder } from '../src/indexes/embedder.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { SKILL_MATCH_THRESHOLD } from '../src/workers/reactors/skill-matcher.js';
 import { skillsAccept, skillsDecline, skillsSuggest } from '../src/workers/commands/skill-commands.js';

@@ -6,7 +6,7 @@ import { bgeSmallDir } from '../src/recall/embedders/fastembed-embedder.js';
 import { searchVectors } from '../src/recall/search-vectors.js';
 import { openEngine } from '../src/composition/open-engine.js';
 import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-embedder.js';
-import { VectorStore } from '../src/recall/vector-store.js';
+import { VectorStore } from '../src/indexes/vector-store.js';
 import { drain, runCli, runHook, useTempHomes } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 

@@ -15,7 +15,7 @@
  * when what follows reads as a rule with some content. A correction that says nothing durable
  * ("no, wrong, try again") is not a lesson.
  */
-import type { MemoryType } from '../memories/memory-kinds.js';
+import type { MemoryType } from '../events/memory-kinds.js';
 import {
   ABOUT_THE_PERSON, ALWAYS_NEVER, ARTICLES, ASKED_NEXT, ASKED_YOU, BASE_FORMS_IN_ED, CONDITION, CONTRAST,
   CONTRAST_OPENER, DEIXIS, FILLER_MARKS, FILLER_PHRASES, FILLER_WORDS, FROM_NOW_ON, GLOBAL, HABIT, HOUSE_NOT,

@@ -1,11 +1,11 @@
 import type { EngramPaths } from '../paths.js';
-import type { Embedder } from './embedders/embedder.js';
+import type { Embedder } from '../indexes/embedder.js';
 import { recall, type RecallRequest, type RecallResult, type RecallSignal } from './recall.js';
 import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import { RecallIndexCache } from './recall-indexes.js';
 import { graphSignal } from './graph-signal.js';
 import { vectorSignal, type VectorSignalOptions } from './vector-signal.js';
-import type { VectorStore } from './vector-store.js';
+import type { VectorStore } from '../indexes/vector-store.js';
 
 export interface RecallerOptions {
   paths: Pick<EngramPaths, 'views' | 'claude'>;

@@ -12,7 +12,7 @@ import { answerRecall } from './answer-recall.js';
 import { engineCommands } from './commands/all-commands.js';
 import { searchMemories } from './commands/search-memories.js';
 import { openEngine, type ComposedEngine, type OpenEngineOptions } from '../composition/open-engine.js';
-import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
+import { formatPidFile, processRunning, readPidFile } from '../launch/live-worker.js';
 import { foreignSocketAdvice, prepareSocketDir } from './socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
 import type { Viewer } from '../viewer/viewer-server.js';

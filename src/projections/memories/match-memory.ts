@@ -1,4 +1,4 @@
-import type { MemoryType } from '../../memories/memory-kinds.js';
+import type { MemoryType } from '../../events/memory-kinds.js';
 import { bestMatch, memoryTokens } from '../../memories/similarity.js';
 import type { DirEntry } from './memory-row.js';
 

