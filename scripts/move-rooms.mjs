@@ -42,6 +42,13 @@ const MOVES = [
   ['src/plugin/plugin-layout.ts', 'src/launch/plugin-layout.ts'],
   ['src/plugin/runtime-dir.ts', 'src/launch/runtime-dir.ts'],
   ['src/plugin/runtime-status.ts', 'src/launch/runtime-status.ts'],
+  // src/workers/ into rooms a newcomer names from the path (after the files above left it).
+  ['src/workers/engine/', 'src/engine/'],
+  ['src/workers/ingest/', 'src/ingest/'],
+  ['src/workers/reactors/', 'src/reactors/'],
+  ['src/workers/commands/', 'src/commands/'],
+  ['src/workers/socket/', 'src/socket/'],
+  ['src/workers/', 'src/worker/'],
 ];
 
 const SOURCE_DIRS = ['src', 'test', 'bench', 'scripts', 'migrations'];
