@@ -5,10 +5,10 @@ import type { Envelope } from '../src/events/envelope.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import type { Projection } from '../src/projections/projector.js';
 import { vectorsProjection } from '../src/projections/vectors/vectors.js';
-import type { Embedder } from '../src/recall/embedders/embedder.js';
+import type { Embedder } from '../src/indexes/embedder.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
-import { VectorStore } from '../src/recall/vector-store.js';
+import { VectorStore } from '../src/indexes/vector-store.js';
 import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
 import { StateStore } from '../src/workers/engine/state-store.js';
 

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { loadEvalSet } from '../scripts/recall-eval-set.js';
 import { projectSlug } from '../src/paths.js';
 import { recallIndexViewPath } from '../src/projections/view-paths.js';
-import { buildBm25 } from '../src/recall/bm25.js';
-import { serializeLexicalIndex } from '../src/recall/lexical-index.js';
-import type { Embedder } from '../src/recall/embedders/embedder.js';
+import { buildBm25 } from '../src/indexes/bm25.js';
+import { serializeLexicalIndex } from '../src/indexes/lexical-index.js';
+import type { Embedder } from '../src/indexes/embedder.js';
 import { Recaller } from '../src/recall/recaller.js';
-import { VectorStore } from '../src/recall/vector-store.js';
+import { VectorStore } from '../src/indexes/vector-store.js';
 import { memories, vocabulary } from './recall-index-bench.js';
 import { seededRandom as rng } from './seeded-random.js';
 

@@ -5,9 +5,9 @@
 // by round, so a noisy machine slows them alike.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildBm25, type LexicalDoc } from '../src/recall/bm25.js';
-import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
-import { queryWords } from '../src/recall/query-words.js';
+import { buildBm25, type LexicalDoc } from '../src/indexes/bm25.js';
+import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-index.js';
+import { queryWords } from '../src/indexes/query-words.js';
 import { seededRandom as rng } from './seeded-random.js';
 
 export interface RecallIndexBenchResult {

@@ -6,7 +6,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { readMemoryDir } from '../src/memories/read-memory-dir.js';
 import { projectMemoryDir, resolvePaths } from '../src/paths.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 
 export interface ReconcileBenchResult {
   memories: number;
@@ -24,7 +24,7 @@ export async function reconcileBench(memories = 300, rounds = 15): Promise<Recon
   const root = mkdtempSync(join(tmpdir(), 'engram-bench-reconcile-'));
   const paths = resolvePaths({ ENGRAM_HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: join(root, 'claude') });
   const project = '/home/dev/src/bench';
-  const engine = await Engine.open({ paths, clock: fixedClock(new Date('2026-11-01T00:00:00.000Z')) });
+  const engine = await openEngine({ paths, clock: fixedClock(new Date('2026-11-01T00:00:00.000Z')) });
   try {
     const events: Envelope[] = Array.from({ length: memories }, (_, i) => ({
       id: `evt-bench-rec-${String(i).padStart(6, '0')}`, type: 'MemoryProposed', schemaVersion: 1, ts: '2026-11-01T00:00:00.000Z', session: '', project,

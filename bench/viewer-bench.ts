@@ -4,7 +4,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { resolvePaths } from '../src/paths.js';
 import { startViewer } from '../src/viewer/viewer-server.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { buildHistory } from './flat-cost-bench.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -76,7 +76,7 @@ function timing(samples: number[]): Timing {
 export async function viewerBench(dir: string, options: { events: number; memories: number; rounds: number }): Promise<ViewerBenchResult> {
   const paths = resolvePaths({ ENGRAM_HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude') });
   await buildHistory(paths.home, options.events);
-  const engine = await Engine.open({ paths, clock: fixedClock(new Date('2026-06-01T00:00:00.000Z')) });
+  const engine = await openEngine({ paths, clock: fixedClock(new Date('2026-06-01T00:00:00.000Z')) });
   try {
     const memories = memoryEvents(options.memories);
     for (let i = 0; i < memories.length; i += 1000) await engine.log.append(memories.slice(i, i + 1000));

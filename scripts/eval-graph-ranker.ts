@@ -3,7 +3,7 @@
 // is a Ranker like any other, so the real one replaces it without touching the evaluation.
 // DESIGN.md "Recall": a memory naming an entity the prompt names scores 1, one naming a 1-hop
 // neighbour 0.5; an entity named by more than 3 memories (a hub) counts less and is not expanded.
-import { analyze } from '../src/recall/query-words.js';
+import { analyze } from '../src/indexes/query-words.js';
 import type { Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, type EvalSet } from './recall-eval-set.js';
 

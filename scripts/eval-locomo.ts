@@ -4,10 +4,11 @@
 // its vectors. Parameters are cross-validated leave-one-conversation-out: each conversation is
 // scored with the parameters that did best on the other four, and the figures printed are those
 // out-of-fold scores. Then the parameters chosen on all five, for recall-settings.ts and bm25.ts.
-import { buildBm25, DEFAULT_BM25, type Bm25Params, type LexicalDoc } from '../src/recall/bm25.js';
-import { cosine, type Embedder } from '../src/recall/embedders/embedder.js';
-import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
-import { cardOf, recall, type RecallSignal } from '../src/recall/recall.js';
+import { buildBm25, DEFAULT_BM25, type Bm25Params, type LexicalDoc } from '../src/indexes/bm25.js';
+import { cosine, type Embedder } from '../src/indexes/embedder.js';
+import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-index.js';
+import { recall, type RecallSignal } from '../src/recall/recall.js';
+import { cardOf } from '../src/recall/memory-card.js';
 import { RECALL_SETTINGS, type RecallSettings } from '../src/recall/recall-settings.js';
 import type { LocomoConversation } from './locomo-set.js';
 

@@ -6,7 +6,7 @@
 // src/recall/recall-settings.ts, and the output says whether it is there.
 //   npm run eval [-- --root DIR]
 import { resolve } from 'node:path';
-import { DEFAULT_MATCH_RULE, requiredShared, type MatchRule } from '../src/recall/bm25.js';
+import { DEFAULT_MATCH_RULE, requiredShared, type MatchRule } from '../src/indexes/bm25.js';
 import { DEFAULT_CUT, DEFAULT_RRF_K, type CutOptions } from '../src/recall/fusion.js';
 import { VECTOR_SIGNAL } from '../src/recall/fuse-signals.js';
 import type { SignalList } from '../src/recall/fusion.js';
@@ -14,10 +14,11 @@ import { RECALL_SETTINGS, type RecallSettings } from '../src/recall/recall-setti
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
 import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { vectorRanker } from './eval-vector-ranker.js';
-import { buildBm25 } from '../src/recall/bm25.js';
-import { LexicalIndexFile, searchIndexes, serializeLexicalIndex } from '../src/recall/lexical-index.js';
-import { canRecall, queryWords } from '../src/recall/query-words.js';
-import { cardOf, recall, type MemoryCard, type RecallSignal } from '../src/recall/recall.js';
+import { buildBm25 } from '../src/indexes/bm25.js';
+import { LexicalIndexFile, searchIndexes, serializeLexicalIndex } from '../src/indexes/lexical-index.js';
+import { canRecall, queryWords } from '../src/indexes/query-words.js';
+import { recall, type RecallSignal } from '../src/recall/recall.js';
+import { cardOf, type MemoryCard } from '../src/recall/memory-card.js';
 import { evaluate, METRICS_HEADER, metricsRow, type EvalQuery, type Metrics, type Ranked, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
 import { graphRanker } from './graph-eval-signal.js';

@@ -2,7 +2,7 @@
 // embeds them (indexedText: name, description, body, graph entity names), through the embedding
 // cache, ranked per query by cosine over the query's project and the global memories.
 import { EngramError } from '../src/errors.js';
-import { cosine, type Embedder } from '../src/recall/embedders/embedder.js';
+import { cosine, type Embedder } from '../src/indexes/embedder.js';
 import { indexedText } from '../src/projections/vectors/indexed-text.js';
 import type { EvalQuery, Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, type EvalSet } from './recall-eval-set.js';

@@ -13,10 +13,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderMemoryFile, type ExtraField } from '../src/memories/memory-file.js';
-import type { MemoryType, Tier } from '../src/memories/memory-kinds.js';
+import type { MemoryType, Tier } from '../src/events/memory-kinds.js';
 import { projectSlug } from '../src/paths.js';
 import { fileNameFor } from '../src/projections/memories/memory-row.js';
-import { analyze } from '../src/recall/query-words.js';
+import { analyze } from '../src/indexes/query-words.js';
 import { GLOBAL_FACTS, GLOBAL_UNANSWERABLE, PROJECTS, SYMPTOMS, type EntityKind, type Fact, type ProjectVocab, type Thing } from './recall-fixture-vocab.js';
 import { seededRandom as rng } from '../bench/seeded-random.js';
 

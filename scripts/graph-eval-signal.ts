@@ -3,7 +3,7 @@
 // projection indexes them, and ranked by rankByGraph over the query's project and the global one.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DistillGraph } from '../src/distill/distill-answer-schema.js';
+import { DistillGraph } from '../src/events/distill-answer-schema.js';
 import { buildGraphIndex } from '../src/projections/graph/graph-index.js';
 import type { GraphContribution } from '../src/projections/graph/graph-row.js';
 import { rankByGraph } from '../src/recall/graph-ranker.js';

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import * as z from 'zod/mini';
 import { EngramError } from '../src/errors.js';
 import { recallDoc } from '../src/projections/recall/recall-doc.js';
-import type { LexicalDoc } from '../src/recall/bm25.js';
+import type { LexicalDoc } from '../src/indexes/bm25.js';
 
 /** The dev half: tune and calibrate on these only. */
 export const DEV_CONVERSATIONS: readonly string[] = ['conv-26', 'conv-30', 'conv-41', 'conv-42', 'conv-43'];

@@ -5,11 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { EngramError } from '../src/errors.js';
-import { DistillGraph } from '../src/distill/distill-answer-schema.js';
+import { DistillGraph } from '../src/events/distill-answer-schema.js';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectSlug } from '../src/paths.js';
 import { isRecallable, recallDoc } from '../src/projections/recall/recall-doc.js';
-import type { LexicalDoc } from '../src/recall/bm25.js';
+import type { LexicalDoc } from '../src/indexes/bm25.js';
 import type { EvalQuery } from '../src/recall/recall-eval.js';
 
 export interface EvalSet {

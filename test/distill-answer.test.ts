@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DistillAnswer } from '../src/distill/distill-answer-schema.js';
+import { DistillAnswer } from '../src/events/distill-answer-schema.js';
 import { parseDistillAnswer, type DistillAnswerResult } from '../src/distill/distill-answer.js';
 import { neutraliseInjection } from '../src/distill/neutralise-injection.js';
 import { redactText } from '../src/redaction/redact.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANDIDATE_TYPES, DESTINATIONS, ENTITY_TYPES, RELATION_NAMES } from '../src/distill/distill-answer-schema.js';
+import { CANDIDATE_TYPES, DESTINATIONS, ENTITY_TYPES, RELATION_NAMES } from '../src/events/distill-answer-schema.js';
 import { buildDistillPrompt, PROMPT_CAPS, type DistillPromptInput } from '../src/distill/distill-prompt.js';
 
 const input: DistillPromptInput = {

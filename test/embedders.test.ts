@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEngramError } from '../src/errors.js';
-import { cosine, type Embedder } from '../src/recall/embedders/embedder.js';
+import { cosine, type Embedder } from '../src/indexes/embedder.js';
 import { bgeSmallDir, BGE_SMALL_MODEL, fastembedEmbedder } from '../src/recall/embedders/fastembed-embedder.js';
 import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';

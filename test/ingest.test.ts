@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { systemClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
-import { spoolFileName } from '../src/hooks/spool-file-name.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { spoolFileName } from '../src/spool/spool-file-name.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 import { runCliUnprivileged } from './support/unprivileged.js';
 
@@ -219,7 +219,7 @@ describe('ingest', { timeout: 180_000 }, () => {
 
   it('after the machine slept, takes a file named by the wall clock though its own monotonic clock stalled', async () => {
     const h = home();
-    const engine = await Engine.open({ paths: h.paths, clock: systemClock });
+    const engine = await openEngine({ paths: h.paths, clock: systemClock });
     const [event] = syntheticEvents({ sessions: 1, eventsPerSession: 1 });
     // An hour of suspend: the wall clock went on, the worker's monotonic clock did not.
     const stalledAt = performance.now() - 3_600_000;

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isEngramError } from '../src/errors.js';
-import { buildBm25, DEFAULT_BM25, rankPostings, requiredShared, type LexicalDoc } from '../src/recall/bm25.js';
-import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
-import { queryWords } from '../src/recall/query-words.js';
+import { buildBm25, DEFAULT_BM25, rankPostings, requiredShared, type LexicalDoc } from '../src/indexes/bm25.js';
+import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-index.js';
+import { queryWords } from '../src/indexes/query-words.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'engram-lexical-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -108,7 +108,7 @@ describe('the BM25 index file', () => {
 
   it('bundles for a hook with Node built-ins and the stemmer alone: no zod, no YAML, no LevelDB', async () => {
     const entry = join(dir, 'hook-entry.ts');
-    writeFileSync(entry, `import { LexicalIndexFile } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'recall', 'lexical-index.ts'))};\nimport { queryWords } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'recall', 'query-words.ts'))};\nconsole.log(LexicalIndexFile.open(process.argv[2]).search(queryWords(process.argv[3])).length);\n`);
+    writeFileSync(entry, `import { LexicalIndexFile } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'indexes', 'lexical-index.ts'))};\nimport { queryWords } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'indexes', 'query-words.ts'))};\nconsole.log(LexicalIndexFile.open(process.argv[2]).search(queryWords(process.argv[3])).length);\n`);
     const result = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', write: false, metafile: true, logLevel: 'silent' });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((path) => path.includes('node_modules') && !path.includes('node_modules/stemmer/'))).toEqual([]);

@@ -13,7 +13,7 @@ import {
   type ParsedMemoryFile,
   type YamlValue,
 } from '../src/memories/memory-file.js';
-import { MEMORY_TYPES, STATUSES, TIERS } from '../src/memories/memory-kinds.js';
+import { MEMORY_TYPES, STATUSES, TIERS } from '../src/events/memory-kinds.js';
 import { repoRoot } from './support/temp-home.js';
 
 const fixtures = join(repoRoot, 'fixtures', 'memory-files');

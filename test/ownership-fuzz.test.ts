@@ -5,7 +5,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { readMemoryDir } from '../src/memories/read-memory-dir.js';
 import { projectMemoryDir } from '../src/paths.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { planImport } from '../src/workers/commands/import-plan.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
 import { listMemories } from '../src/workers/commands/memory-lookup.js';
@@ -158,12 +158,12 @@ describe('ownership under random interleavings', () => {
   }, budgetMs + 120_000);
 });
 
-function open(home: TempHome, at: Date): Promise<Engine> {
-  return Engine.open({ paths: home.paths, clock: fixedClock(at), maintainEveryMs: Number.POSITIVE_INFINITY });
+function open(home: TempHome, at: Date): Promise<ComposedEngine> {
+  return openEngine({ paths: home.paths, clock: fixedClock(at), maintainEveryMs: Number.POSITIVE_INFINITY });
 }
 
 /** Tokens neither in a file under Claude's directory nor in the log. */
-async function missing(engine: Engine, home: TempHome, written: ReadonlySet<string>): Promise<string[]> {
+async function missing(engine: ComposedEngine, home: TempHome, written: ReadonlySet<string>): Promise<string[]> {
   const disk = Object.values(walkFiles(home.paths.claude)).join('\n');
   let log = '';
   for await (const batch of engine.log.read()) log += JSON.stringify(batch);

@@ -6,7 +6,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
 import { cliPath, drain, dumpLog, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
 
@@ -165,7 +165,7 @@ describe('a recorded hand edit', () => {
 
   it('takes in only the fields the person changed: a reinforcement that came in meanwhile stays', async () => {
     const home = newHome();
-    const engine = await Engine.open({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
+    const engine = await openEngine({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
     try {
       await engine.record([envelope('MemoryProposed', { memoryId: 'm1', origin: 'user', scope: 'project', name: 'Use pnpm', description: 'use pnpm, not npm', type: 'feedback', body: 'use pnpm, not npm\n', status: 'active', confidence: 0.6 })]);
       await engine.record([envelope('MemoryReinforced', { memoryId: 'm1', by: 'user' })]);
@@ -192,7 +192,7 @@ describe('a recorded hand edit', () => {
 
   it('never records an edit nobody made while the memories lane writes and commits beside the reconciler', async () => {
     const home = newHome();
-    const engine = await Engine.open({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
+    const engine = await openEngine({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
     try {
       await engine.record([envelope('MemoryProposed', { memoryId: 'm1', origin: 'user', scope: 'project', name: 'Use pnpm', description: 'use pnpm, not npm', type: 'feedback', body: 'use pnpm, not npm\n', status: 'active', confidence: 0.1 })]);
       for (let i = 0; i < 20; i++) {

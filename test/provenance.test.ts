@@ -4,7 +4,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { fold } from '../src/projections/projector.js';
 import { PROVENANCE_PAGE_SIZE, provenanceHeadKey, provenanceProjector } from '../src/projections/provenance/provenance.js';
 import { memoryProvenance } from '../src/workers/commands/memory-provenance.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { askWorker } from '../src/workers/socket/worker-client.js';
 import { startSocketServer } from '../src/workers/socket/socket-server.js';
 import type { Response } from '../src/workers/socket/socket-protocol.js';
@@ -27,7 +27,7 @@ const proposal = (memoryId: string, name: string, description: string, origin = 
 describe('provenance', () => {
   it('lists every event that made or changed a memory, with its seq, session and what it did, the events read by seq', async () => {
     const h = newHome();
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
     try {
       await engine.record([
         event('MemoryProposed', proposal('m1', 'Use pnpm', 'use pnpm not npm for installs')),
@@ -67,7 +67,7 @@ describe('provenance', () => {
 
   it('names the distillation a memory came from and the one that corroborated it, with the LLM\'s answer; a supersession', async () => {
     const h = newHome();
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
     try {
       const pnpm = { type: 'feedback', name: 'Install with pnpm', description: 'use pnpm, not npm, to install packages in this repo', body: 'npm breaks the lockfile.' };
       const answer = (name: string) => ({ episode: { name, description: `what happened: ${name}`, body: `${name}, in detail.` }, candidates: [pnpm] });
@@ -94,7 +94,7 @@ describe('provenance', () => {
 
   it('appends a page at a time, recorded twice is stored once, and a rebuild gives the same rows', async () => {
     const h = newHome();
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
     try {
       const events = [event('MemoryProposed', proposal('m2', 'Run tests', 'run the tests before each push'))];
       for (let i = 0; i < PROVENANCE_PAGE_SIZE * 2 + 3; i++) events.push(event('MemoryReinforced', { memoryId: 'm2', by: 'distiller' }));
@@ -125,7 +125,7 @@ describe('provenance', () => {
 
   it('is served by the worker\'s socket op, a memory it does not know answered with a clear error', async () => {
     const h = newHome();
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(new Date('2026-11-05T00:00:00.000Z')), maintainEveryMs: Number.POSITIVE_INFINITY });
     const server = await startSocketServer({ path: h.paths.socket, engine, commands: new Map(), startedAt: 'now', onActivity: () => undefined, onStop: () => undefined, log: () => undefined });
     try {
       await engine.record([event('MemoryProposed', proposal('m3', 'Ship on Fridays', 'never ship on fridays'))]);

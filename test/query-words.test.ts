@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, canRecall, MAX_QUERY_WORDS, queryWords } from '../src/recall/query-words.js';
+import { analyze, canRecall, MAX_QUERY_WORDS, queryWords } from '../src/indexes/query-words.js';
 
 describe('query words', () => {
   it('drops stop words and question filler, folds words by Porter\'s algorithm (the stemmer package, on both sides)', () => {

@@ -9,7 +9,7 @@ import { loadEvalSet, type EvalSet } from '../scripts/recall-eval-set.js';
 import { renderMemoryFile } from '../src/memories/memory-file.js';
 import { projectSlug } from '../src/paths.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
-import type { Embedder } from '../src/recall/embedders/embedder.js';
+import type { Embedder } from '../src/indexes/embedder.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { fuseSignals } from '../src/recall/fuse-signals.js';
 import { evaluate, pipelineRanker, type EvalQuery, type Ranker } from '../src/recall/recall-eval.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectSlug } from '../src/paths.js';
-import { LexicalIndexFile } from '../src/recall/lexical-index.js';
-import { queryWords } from '../src/recall/query-words.js';
+import { LexicalIndexFile } from '../src/indexes/lexical-index.js';
+import { queryWords } from '../src/indexes/query-words.js';
 import { appendInSlices, projectionHarness, type Harness } from './support/projection-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-recall-index-'));

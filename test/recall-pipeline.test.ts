@@ -8,7 +8,7 @@ import { recalledViewPath } from '../src/projections/view-paths.js';
 import type { RecallRequest } from '../src/recall/recall.js';
 import { Recaller } from '../src/recall/recaller.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
-import { VectorStore } from '../src/recall/vector-store.js';
+import { VectorStore } from '../src/indexes/vector-store.js';
 import { answerRecall } from '../src/workers/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
 import { drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';

@@ -2,10 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recallDoc } from '../src/projections/recall/recall-doc.js';
-import { buildBm25 } from '../src/recall/bm25.js';
-import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
-import { cardOf, recall, type RecallSources } from '../src/recall/recall.js';
-import { toolKinds } from '../src/recall/tool-kinds.js';
+import { buildBm25 } from '../src/indexes/bm25.js';
+import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-index.js';
+import { recall, type RecallSources } from '../src/recall/recall.js';
+import { cardOf } from '../src/recall/memory-card.js';
+import { toolKinds } from '../src/indexes/tool-kinds.js';
 import { cliPath, drain, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const project = '/home/dev/src/app';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildBm25, type LexicalDoc } from '../src/recall/bm25.js';
-import { LexicalIndexFile, serializeLexicalIndex } from '../src/recall/lexical-index.js';
+import { buildBm25, type LexicalDoc } from '../src/indexes/bm25.js';
+import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-index.js';
 import { formatRecalled } from '../src/recall/format-recalled.js';
-import { cardOf, recall, type RecallSignal } from '../src/recall/recall.js';
+import { recall, type RecallSignal } from '../src/recall/recall.js';
+import { cardOf } from '../src/recall/memory-card.js';
 import { RECALL_SETTINGS } from '../src/recall/recall-settings.js';
 
 // Strength weighed in fully (DESIGN.md), whatever the evaluation chose for its random confidences.

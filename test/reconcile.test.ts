@@ -6,7 +6,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
 import { useTempHomes, walkFiles } from './support/temp-home.js';
 
@@ -16,7 +16,7 @@ const dir = projectMemoryDir(project);
 const at = '2026-11-01T10:00:00.000Z';
 
 async function open(home: ReturnType<typeof newHome>) {
-  return Engine.open({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
+  return openEngine({ paths: home.paths, clock: fixedClock(new Date(at)), maintainEveryMs: Number.POSITIVE_INFINITY });
 }
 
 let n = 0;
@@ -26,13 +26,13 @@ const envelope = (type: string, data: unknown, extra: Partial<Envelope> = {}): E
 const proposed = (memoryId: string, name: string, description: string) =>
   envelope('MemoryProposed', { memoryId, origin: 'user', scope: 'project', name, description, type: 'feedback', body: `${description}\n`, status: 'active', confidence: 0.8 });
 
-async function events(engine: Engine): Promise<Envelope[]> {
+async function events(engine: ComposedEngine): Promise<Envelope[]> {
   const all: Envelope[] = [];
   for await (const batch of engine.log.read()) all.push(...batch);
   return all;
 }
 
-async function row(engine: Engine, id: string): Promise<MemoryRow> {
+async function row(engine: ComposedEngine, id: string): Promise<MemoryRow> {
   return (await engine.runner.rowsOf('memories').get(`mem:${id}`)) as MemoryRow;
 }
 

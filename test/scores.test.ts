@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MEMORY_TYPES, TIERS, type MemoryType, type Tier } from '../src/memories/memory-kinds.js';
+import { MEMORY_TYPES, TIERS, type MemoryType, type Tier } from '../src/events/memory-kinds.js';
 import {
   ARCHIVE_BELOW_STRENGTH,
   compareScoreRows,

@@ -5,7 +5,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { sessionSummary } from '../src/hooks/session-summary.js';
 import { projectSlug } from '../src/paths.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { runCli, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const home = useTempHomes();
@@ -35,7 +35,7 @@ describe('the curator', () => {
     skill(join(project, '.claude', 'skills', 'db-migrate'), 'run a database migration', CAPTURED);
     const handWritten = skill(join(userSkills, 'hand-written'), 'a skill the user wrote');
     skill(join(userSkills, 'pinned-notes'), 'a captured skill the user pinned', `${CAPTURED}pinned: true\n`);
-    const open = (days: number, archive = false) => Engine.open({ paths: h.paths, clock: fixedClock(at(days)), skills: { curator: { archive } } });
+    const open = (days: number, archive = false) => openEngine({ paths: h.paths, clock: fixedClock(at(days)), skills: { curator: { archive } } });
 
     let engine = await open(0);
     await engine.record([event('SessionStarted', project, { source: 'startup' }, at(0))]);
@@ -103,11 +103,11 @@ describe('the curator', () => {
     skill(join(userSkills, 'top-level'), 'a skill captured with the mark at the top level', 'engram: captured\n');
     skill(join(userSkills, 'nested'), 'a skill captured with the mark under metadata', CAPTURED);
     skill(join(userSkills, 'top-level-pinned'), 'a captured skill the user pinned at the top level', 'engram: captured\npinned: true\n');
-    let engine = await Engine.open({ paths: h.paths, clock: fixedClock(at(0)) });
+    let engine = await openEngine({ paths: h.paths, clock: fixedClock(at(0)) });
     await engine.record([event('SessionStarted', join(h.root, 'repo'), { source: 'startup' }, at(0))]);
     await engine.drain();
     await engine.close();
-    engine = await Engine.open({ paths: h.paths, clock: fixedClock(at(91)) });
+    engine = await openEngine({ paths: h.paths, clock: fixedClock(at(91)) });
     await engine.drain();
     await engine.close();
     const view = JSON.parse(readFileSync(join(h.paths.views, 'skills', 'global.json'), 'utf8'));
@@ -120,7 +120,7 @@ describe('the curator', () => {
   it('sees a skill the agent captures through the PostToolUse event of its Write, at once, not at the next rescan', async () => {
     const h = home();
     const project = join(h.root, 'repo');
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(at(0)) });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(at(0)) });
     try {
       await engine.record([event('SessionStarted', project, { source: 'startup' }, at(0))]);
       await engine.drain();

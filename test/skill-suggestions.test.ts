@@ -6,8 +6,8 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir, projectSlug, resolvePaths } from '../src/paths.js';
 import { fastembedEmbedder, bgeSmallDir } from '../src/recall/embedders/fastembed-embedder.js';
-import type { Embedder } from '../src/recall/embedders/embedder.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import type { Embedder } from '../src/indexes/embedder.js';
+import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { SKILL_MATCH_THRESHOLD } from '../src/workers/reactors/skill-matcher.js';
 import { skillsAccept, skillsDecline, skillsSuggest } from '../src/workers/commands/skill-commands.js';
 import type { CommandOutput } from '../src/workers/commands/command.js';
@@ -39,7 +39,7 @@ function collect(): CommandOutput & { text: () => string } {
  * vendored skills worded exactly as the memory is (one linked in from a plugin cache, one that an
  * install manifest names), which must never be suggested.
  */
-async function setup(): Promise<{ paths: ReturnType<typeof resolvePaths>; project: string; embedded: { texts: number }; open: () => Promise<Engine> }> {
+async function setup(): Promise<{ paths: ReturnType<typeof resolvePaths>; project: string; embedded: { texts: number }; open: () => Promise<ComposedEngine> }> {
   const dir = join(root, String(++n));
   const paths = resolvePaths({ ENGRAM_HOME: join(dir, 'home'), CLAUDE_CONFIG_DIR: join(dir, 'claude') });
   const project = join(dir, 'repo');
@@ -55,7 +55,7 @@ async function setup(): Promise<{ paths: ReturnType<typeof resolvePaths>; projec
   const model = fastembedEmbedder({ modelsDir: models });
   const embedded = { texts: 0 };
   const embedder: Embedder = { ...model, model: model.model, dimensions: model.dimensions, embed: async (texts, signal) => ((embedded.texts += texts.length), model.embed(texts, signal)), close: () => model.close() };
-  const open = () => Engine.open({ paths, clock: fixedClock(new Date('2026-11-02T00:00:00.000Z')), skills: { embedder } });
+  const open = () => openEngine({ paths, clock: fixedClock(new Date('2026-11-02T00:00:00.000Z')), skills: { embedder } });
   return { paths, project, embedded, open };
 }
 
@@ -213,7 +213,7 @@ describe('skills/memory/SKILL.md', () => {
   });
 });
 
-async function collectLog(engine: Engine): Promise<Envelope[]> {
+async function collectLog(engine: ComposedEngine): Promise<Envelope[]> {
   const events: Envelope[] = [];
   for await (const batch of engine.log.read()) events.push(...batch);
   return events;

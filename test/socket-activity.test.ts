@@ -6,14 +6,14 @@ import { z } from 'zod';
 import { fixedClock } from '../src/clock.js';
 import { resolvePaths } from '../src/paths.js';
 import { defineCommand } from '../src/workers/commands/command.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { startSocketServer } from '../src/workers/socket/socket-server.js';
 import { askWorker } from '../src/workers/socket/worker-client.js';
 
 it('a command reporting progress keeps the worker active, so a long backfill or rebuild is not stopped for idleness under it', async () => {
   const root = mkdtempSync(join(tmpdir(), 'engram-socket-activity-'));
   const paths = resolvePaths({ ENGRAM_HOME: join(root, 'home'), CLAUDE_CONFIG_DIR: join(root, 'claude') });
-  const engine = await Engine.open({ paths, clock: fixedClock(new Date('2026-12-01T10:00:00.000Z')) });
+  const engine = await openEngine({ paths, clock: fixedClock(new Date('2026-12-01T10:00:00.000Z')) });
   const long = defineCommand({
     name: 'long',
     access: 'read',

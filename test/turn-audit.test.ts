@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir } from '../src/paths.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { skillsFromEnv } from '../src/workers/reactors/skills-from-env.js';
 import { repoRoot, useTempHomes, walkFiles } from './support/temp-home.js';
 
@@ -24,7 +24,7 @@ const fact = {
   body: 'The ledger stores money as integer cents.\nWhy: floats lost cents on refunds.',
 };
 
-async function events(engine: Engine): Promise<Envelope[]> {
+async function events(engine: ComposedEngine): Promise<Envelope[]> {
   const all: Envelope[] = [];
   for await (const batch of engine.log.read()) all.push(...batch);
   return all;
@@ -36,7 +36,7 @@ describe('the post-turn audit', () => {
     const project = join(h.root, 'repo');
     const calls = join(h.root, 'llm-calls');
     const env = { ...h.env, ENGRAM_LLM_CMD: `${process.execPath} ${join(repoRoot, 'fixtures', 'fake-llm', 'fake-llm.mjs')}`, FAKE_LLM_CALLS: calls };
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(NOW), skills: skillsFromEnv(env, h.paths) });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(NOW), skills: skillsFromEnv(env, h.paths) });
     try {
       await engine.record(turn(project));
       await engine.drain();
@@ -64,7 +64,7 @@ describe('the post-turn audit', () => {
       FAKE_LLM_ANSWERS: answers,
       FAKE_LLM_LAST_PROMPT: prompt,
     };
-    const engine = await Engine.open({ paths: h.paths, clock: fixedClock(NOW), skills: skillsFromEnv(env, h.paths) });
+    const engine = await openEngine({ paths: h.paths, clock: fixedClock(NOW), skills: skillsFromEnv(env, h.paths) });
     try {
       await engine.record(turn(project));
       await engine.drain();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/seeded-random.js';
-import { VectorStore, type VectorRow } from '../src/recall/vector-store.js';
+import { VectorStore, type VectorRow } from '../src/indexes/vector-store.js';
 
 // nearest() searches an in-memory mirror of the table (vector-mirror.ts); LanceDB's own vector
 // query is the reference it must agree with, through its own writes and another handle's.

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
 import { bgeSmallDir } from '../src/recall/embedders/fastembed-embedder.js';
 import { searchVectors } from '../src/recall/search-vectors.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine } from '../src/composition/open-engine.js';
 import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-embedder.js';
-import { VectorStore } from '../src/recall/vector-store.js';
+import { VectorStore } from '../src/indexes/vector-store.js';
 import { drain, runCli, runHook, useTempHomes } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
@@ -31,11 +31,11 @@ describe('the vectors projection in the engram process', () => {
     await store.close();
 
     // What recall gets from an engine: the table and the model, for searchVectors.
-    const engine = await Engine.open({ paths: h.paths, clock: systemClock, embedder: 'use-lite' });
+    const engine = await openEngine({ paths: h.paths, clock: systemClock, embedder: 'use-lite' });
     try {
       const pnpm = rows.find((row) => /pnpm/i.test(row.name));
       expect(pnpm).toBeDefined();
-      const hits = await searchVectors(engine.vectors!, 'which package manager runs the test suite?', { project: common.cwd, limit: 5 });
+      const hits = await searchVectors(engine.services.vectors!, 'which package manager runs the test suite?', { project: common.cwd, limit: 5 });
       expect(hits[0]!.id).toBe(pnpm!.id);
     } finally {
       await engine.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { startViewer, type Viewer } from '../src/viewer/viewer-server.js';
 import { repoRoot, runCli, tempHome, walkFiles, type TempHome } from './support/temp-home.js';
 import { HOSTILE_BODY, SHOP, viewerHistory } from './support/viewer-history.js';
@@ -33,13 +33,13 @@ function fetchRaw(port: number, path: string, options: { method?: string; header
 }
 
 let home: TempHome;
-let engine: Engine;
+let engine: ComposedEngine;
 let viewer: Viewer;
 let token: string;
 
 beforeAll(async () => {
   home = tempHome();
-  engine = await Engine.open({ paths: home.paths, clock: fixedClock(new Date('2026-11-03T00:00:00.000Z')) });
+  engine = await openEngine({ paths: home.paths, clock: fixedClock(new Date('2026-11-03T00:00:00.000Z')) });
   await engine.record(viewerHistory());
   viewer = await startViewer({ engine, livePollMs: 100 });
   token = new URL(viewer.url).searchParams.get('t')!;

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareBuilds } from '../src/compare-builds.js';
-import { liveWorker, readPidFile } from '../src/workers/live-worker.js';
+import { liveWorker, readPidFile } from '../src/launch/live-worker.js';
 import { currentBuild, olderBuild } from './support/older-build.js';
 import { cliPath, drain, dumpLog, hooksDir, runCli, runHook, runProcess, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';

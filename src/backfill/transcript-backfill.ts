@@ -7,7 +7,7 @@ import {
   ANSWER_CAP, CompactionStarted, ERROR_CAP, PROMPT_CAP, PromptSubmitted, SessionEnded, SessionStarted, SubagentStopped,
   ToolCalled, ToolFailed, TurnStopped,
 } from '../events/hook-events.js';
-import { toolInputPointer } from '../hooks/tool-input-pointer.js';
+import { toolInputPointer } from '../capture/tool-input-pointer.js';
 import { redactCapped } from '../redaction/redact-capped.js';
 import { backfillEvent } from './backfill-event.js';
 import { backfillId } from './backfill-id.js';

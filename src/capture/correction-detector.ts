@@ -18,7 +18,7 @@
  * This file walks the sentences and turns what was found into a lesson; the cue readers are in
  * ./cue-readers.ts, what they read off a sentence's words in ./clause-words.ts.
  */
-import type { MemoryType } from '../memories/memory-kinds.js';
+import type { MemoryType } from '../events/memory-kinds.js';
 import {
   ABOUT_THE_PERSON, ARTICLES, CONDITION, DEIXIS, GLOBAL, HABIT, HYPOTHETICAL, INTRO_ALWAYS,
   INTRO_FROM_NOW_ON, INTRO_REMEMBER, INTRO_TOLD_YOU, JUST_DONE, MACHINE_TEXT, MOMENT, POLITE, PRONOUNS,

@@ -4,7 +4,7 @@ import { resolveSettings } from '../config/effective-settings.js';
 import { settingByKey, SETTINGS } from '../config/setting-table.js';
 import { describeIssues } from '../events/describe-issues.js';
 import { EngramError } from '../errors.js';
-import { liveWorker } from '../workers/live-worker.js';
+import { liveWorker } from '../launch/live-worker.js';
 import type { EngineCommandContext } from './run-engine-command.js';
 
 export const CONFIG_USAGE = `engram config list [--json]       every setting: its value, and whether it comes from the environment, config.json or the default

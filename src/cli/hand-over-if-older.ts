@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { BUILD_ID } from '../build-id.js';
 import { isOlderBuild } from '../compare-builds.js';
-import { ensureWorker } from '../hooks/ensure-worker.js';
+import { ensureWorker } from '../launch/ensure-worker.js';
 import type { EngramPaths } from '../paths.js';
-import { requestHandOver } from '../workers/hand-over.js';
-import { liveWorker } from '../workers/live-worker.js';
+import { requestHandOver } from '../launch/hand-over.js';
+import { liveWorker } from '../launch/live-worker.js';
 
 /**
  * How long a command waits for the log while an older worker hands over: the old worker first

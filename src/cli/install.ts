@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve, sep } from 'node:path';
 import { EngramError } from '../errors.js';
 import { resolvePaths } from '../paths.js';
-import { commandScript, MARKER } from './hook-command.js';
+import { commandScript, MARKER } from '../hooks/hook-command.js';
 import { hookTable, type HookSpec } from './hook-table.js';
 import { isObject, readSettings, writeSettings, type Json, type JsonObject } from './settings-file.js';
 

@@ -6,7 +6,7 @@ import { defaultCatalog } from '../events/default-catalog.js';
 import { LevelEventLog } from '../log/level-event-log.js';
 import { finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigratedLog, type MigrationPlan } from '../log/migrate-log.js';
 import type { EngramPaths } from '../paths.js';
-import { Engine } from '../workers/engine/engine.js';
+import { openEngine } from '../composition/open-engine.js';
 import { takeLogAlone } from './take-log-alone.js';
 import { describePlan } from '../workers/commands/migrate-plan.js';
 import { runEngineCommand, type Terminal } from './run-engine-command.js';
@@ -50,7 +50,7 @@ export async function migrate(options: MigrateOptions): Promise<number> {
     const backup = swapInMigratedLog(paths.log, `${basename(paths.log)}.before-${plan.pending.at(-1)!.id}-${stamp}`);
     terminal.stdout.write(`migrated ${plan.events} events; the old log is kept at ${backup}\n`);
     // Events changed under every projection: rebuild them all from the new log.
-    const engine = await Engine.open({ paths, clock: options.clock });
+    const engine = await openEngine({ paths, clock: options.clock });
     try {
       await engine.runner.rebuild();
     } finally {

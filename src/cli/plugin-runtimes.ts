@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { EngramPaths } from '../paths.js';
-import { runtimeDir } from '../plugin/runtime-dir.js';
+import { runtimeDir } from '../launch/runtime-dir.js';
 import { runtimeFindings, type RuntimeFinding } from '../plugin/runtime-report.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngramPaths } from '../paths.js';
-import { runtimeDir } from '../plugin/runtime-dir.js';
+import { runtimeDir } from '../launch/runtime-dir.js';
 
 /**
  * What `engram uninstall --purge` removes: engram's own data, by name, and nothing else. Memory

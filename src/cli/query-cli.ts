@@ -10,7 +10,7 @@ import type { EngramPaths } from '../paths.js';
 import { embedderChoice, embedderFor } from '../recall/embedders/embedder-choice.js';
 import type { RecalledMemory } from '../recall/recall.js';
 import { Recaller } from '../recall/recaller.js';
-import { VectorStore } from '../recall/vector-store.js';
+import { VectorStore } from '../indexes/vector-store.js';
 import type { Terminal } from './run-engine-command.js';
 
 const USAGE = 'engram query TEXT [--project PATH] [--limit K] [--all] [--json] | engram query --batch FILE --json';

@@ -5,7 +5,7 @@ import { describeError, EngramError } from '../errors.js';
 import { describeDamage, isWhole } from '../log/log-check.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { reconcileNow } from '../workers/commands/reconcile-command.js';
-import { Engine } from '../workers/engine/engine.js';
+import { openEngine } from '../composition/open-engine.js';
 import { StateStore } from '../workers/engine/state-store.js';
 import { takeLogAlone } from './take-log-alone.js';
 import type { EngineCommandContext } from './run-engine-command.js';
@@ -30,7 +30,7 @@ export async function rebuildAside(ctx: EngineCommandContext): Promise<number> {
     // rebuild writes the edit and never the memory as it was. Needs the live state: skipped,
     // and said, when that cannot be read.
     try {
-      const live = await Engine.open({ paths, clock: ctx.clock });
+      const live = await openEngine({ paths, clock: ctx.clock });
       try {
         const { appended } = await reconcileNow(live, undefined);
         if (appended > 0) terminal.stderr.write(`recorded ${appended} changes made by hand to memory files before rebuilding\n`);
@@ -46,7 +46,7 @@ export async function rebuildAside(ctx: EngineCommandContext): Promise<number> {
     // ownership ledger goes first, before any sink of the rebuild asks whose a file is.
     mkdirSync(fresh.state, { recursive: true });
     await StateStore.copyCarriedOver(paths.state, fresh.state);
-    const engine = await Engine.open({ paths: fresh, clock: ctx.clock, embedder: embedderChoice(env) });
+    const engine = await openEngine({ paths: fresh, clock: ctx.clock, embedder: embedderChoice(env) });
     let head: number;
     try {
       // A rebuild from a damaged log would replace good projections with part of them.

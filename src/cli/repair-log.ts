@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { finishInterruptedSwap, swapInMigratedLog } from '../log/migrate-log.js';
 import { writeRepairedLog } from '../log/repair-log.js';
 import type { EngramPaths } from '../paths.js';
-import { Engine } from '../workers/engine/engine.js';
+import { openEngine } from '../composition/open-engine.js';
 import { takeLogAlone } from './take-log-alone.js';
 import type { Terminal } from './run-engine-command.js';
 
@@ -34,7 +34,7 @@ export async function repairLog(options: { paths: EngramPaths; clock: Clock; ter
       `kept ${report.kept} events${report.salvaged ? ' (the log did not open: LevelDB salvaged it first)' : ''}; ` +
         `${report.lost.length > 0 ? `lost seqs ${lost}, recorded as LogRepaired events` : 'nothing lost'}; the old log is kept at ${backup}\n`,
     );
-    const engine = await Engine.open({ paths, clock: options.clock });
+    const engine = await openEngine({ paths, clock: options.clock });
     try {
       await engine.runner.rebuild();
     } finally {

@@ -7,7 +7,7 @@ import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
 import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
 import { settingsReport } from '../config/settings-report.js';
 import { commandArgs, type CommandOutput } from '../workers/commands/command.js';
-import { Engine } from '../workers/engine/engine.js';
+import { openEngine, type ComposedEngine } from '../composition/open-engine.js';
 import { askWorker } from '../workers/socket/worker-client.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
 import { progressBar } from './progress-bar.js';
@@ -67,9 +67,9 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
     } catch (err) {
       if (!isEngramError(err, 'WORKER_UNREACHABLE')) throw err;
     }
-    let engine: Engine;
+    let engine: ComposedEngine;
     try {
-      engine = await Engine.open({
+      engine = await openEngine({
         paths: ctx.paths,
         clock: ctx.clock,
         access: command.access,

@@ -1,4 +1,4 @@
-import type { MemoryOrigin } from '../memories/memory-kinds.js';
+import type { MemoryOrigin } from '../events/memory-kinds.js';
 import { neutraliseInjection } from './neutralise-injection.js';
 
 /**

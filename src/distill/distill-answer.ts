@@ -3,7 +3,7 @@ import { redactCapped } from '../redaction/redact-capped.js';
 import { answerJson } from './answer-json.js';
 import type { AnswerNote } from './answer-note.js';
 import { readClaudeOutput } from './claude-output.js';
-import { CANDIDATE_TYPES, MAX_CANDIDATES, RawDistillAnswer, type DistillAnswer } from './distill-answer-schema.js';
+import { CANDIDATE_TYPES, MAX_CANDIDATES, RawDistillAnswer, type DistillAnswer } from '../events/distill-answer-schema.js';
 import { sanitiseAnswer } from './sanitise-answer.js';
 
 /**

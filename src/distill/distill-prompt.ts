@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { TIERS } from '../memories/memory-kinds.js';
-import { CANDIDATE_TYPES, DESTINATIONS, ENTITY_TYPES, MAX_CANDIDATES, RELATION_NAMES } from './distill-answer-schema.js';
+import { TIERS } from '../events/memory-kinds.js';
+import { CANDIDATE_TYPES, DESTINATIONS, ENTITY_TYPES, MAX_CANDIDATES, RELATION_NAMES } from '../events/distill-answer-schema.js';
 
 /** What the trace projection knows of the session, as plain data (any field may be missing). */
 export interface DistillTraceSummary {

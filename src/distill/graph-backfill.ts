@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { answerJson } from './answer-json.js';
 import type { AnswerNote } from './answer-note.js';
 import { readClaudeOutput } from './claude-output.js';
-import { ENTITY_TYPES, RELATION_NAMES, RawGraph, type DistillGraph } from './distill-answer-schema.js';
+import { ENTITY_TYPES, RELATION_NAMES, RawGraph, type DistillGraph } from '../events/distill-answer-schema.js';
 import { cleanGraph } from './sanitise-answer.js';
 
 /** How many memories one backfill call asks about (issue 8 item 6). */

@@ -1,4 +1,4 @@
-import { TIERS, isTier } from '../memories/memory-kinds.js';
+import { TIERS, isTier } from '../events/memory-kinds.js';
 import { redactCapped } from '../redaction/redact-capped.js';
 import { redactText } from '../redaction/redact.js';
 import type { AnswerNote } from './answer-note.js';
@@ -14,7 +14,7 @@ import {
   type EntityType,
   type RawDistillAnswer,
   type RelationName,
-} from './distill-answer-schema.js';
+} from '../events/distill-answer-schema.js';
 import { neutraliseInjection } from './neutralise-injection.js';
 
 export type SanitisedAnswer = { ok: true; answer: DistillAnswer; notes: AnswerNote[] } | { ok: false; reason: 'unsafe-episode'; detail: string };

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DESTINATIONS, DistillCandidate, DistillEpisode, DistillGraph, MAX_CANDIDATES } from '../distill/distill-answer-schema.js';
+import { DESTINATIONS, DistillCandidate, DistillEpisode, DistillGraph, MAX_CANDIDATES } from './distill-answer-schema.js';
 import { defineEvent } from './define-event.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MEMORY_TYPES, ORIGINS, TIERS } from '../memories/memory-kinds.js';
+import { MEMORY_TYPES, ORIGINS, TIERS } from './memory-kinds.js';
 import { defineEvent } from './define-event.js';
 
 /**

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ERROR_CAP, ToolFailed } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
 import { runHook } from './run-hook.js';
-import { toolInputPointer } from './tool-input-pointer.js';
+import { toolInputPointer } from '../capture/tool-input-pointer.js';
 
 void runHook({
   hook: 'PostToolUseFailure',

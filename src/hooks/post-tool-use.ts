@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { ToolCalled } from '../events/hook-events.js';
 import { runHook } from './run-hook.js';
-import { toolInputPointer } from './tool-input-pointer.js';
+import { toolInputPointer } from '../capture/tool-input-pointer.js';
 
 void runHook({
   hook: 'PostToolUse',

@@ -1,5 +1,5 @@
 import { resolvePaths } from '../paths.js';
-import { canRecall, queryWords } from '../recall/query-words.js';
+import { canRecall, queryWords } from '../indexes/query-words.js';
 import type { HookHandoff } from './hook-handoff.js';
 import { readStdin, type StdinRead } from './read-stdin.js';
 import { parseStdin } from './parse-stdin.js';

@@ -3,7 +3,7 @@ import { MAX_LEFT_OUT, MemoriesRecalled } from '../events/recall-events.js';
 import type { Envelope } from '../events/envelope.js';
 import type { EngramPaths } from '../paths.js';
 import { formatRecalled } from '../recall/format-recalled.js';
-import { canRecall, queryWords } from '../recall/query-words.js';
+import { canRecall, queryWords } from '../indexes/query-words.js';
 import type { RecallResult } from '../recall/recall.js';
 import { askWorkerRecall, parseRecallAnswer } from './ask-worker-recall.js';
 import type { RecallQuestion } from './recall-question.js';

@@ -9,16 +9,16 @@ import type { Envelope } from '../events/envelope.js';
 import { newEventId, wallMicros } from '../events/event-id.js';
 import { HookInputRejected } from '../events/hook-events.js';
 import { resolvePaths, type EngramPaths } from '../paths.js';
-import { ensureWorker } from './ensure-worker.js';
-import { runsAsPlugin } from '../plugin/plugin-layout.js';
-import { settingsHooksPresent } from '../plugin/settings-hooks-present.js';
+import { ensureWorker } from '../launch/ensure-worker.js';
+import { runsAsPlugin } from '../launch/plugin-layout.js';
+import { settingsHooksPresent } from './settings-hooks-present.js';
 import { payloadOutline } from '../redaction/payload-outline.js';
 import { redactEventData } from '../redaction/redact-event-data.js';
 import { redactText } from '../redaction/redact.js';
 import type { HookHandoff } from './hook-handoff.js';
 import { parseStdin } from './parse-stdin.js';
 import { readStdin, type StdinRead } from './read-stdin.js';
-import { toolInputPointer } from './tool-input-pointer.js';
+import { toolInputPointer } from '../capture/tool-input-pointer.js';
 import { writeSpoolFile } from './write-spool-file.js';
 
 /** Fields every Claude Code hook sends. Unknown fields are kept out, never refused. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { BUILD_ID } from '../build-id.js';
 import { SessionStarted } from '../events/hook-events.js';
-import { runsAsPlugin } from '../plugin/plugin-layout.js';
+import { runsAsPlugin } from '../launch/plugin-layout.js';
 import { runtimeNotice } from '../plugin/runtime-notice.js';
 import { runHook } from './run-hook.js';
 import { sessionSummary } from './session-summary.js';

@@ -6,7 +6,7 @@ import { traceLine } from '../projections/trace-line.js';
 import { lostWritesViewPath, skillsViewPath, summaryViewPath, traceViewPath } from '../projections/view-paths.js';
 import { describeLostWrites } from '../projections/describe-lost-writes.js';
 import type { LostWritesRow } from '../projections/lost-writes.js';
-import { parseLostMarker } from './lost-marker.js';
+import { parseLostMarker } from '../spool/lost-marker.js';
 
 const HEADER =
   'engram memory summary: what earlier sessions recorded, strongest first. Quoted text is a memory\'s own wording, kept as data; (global) marks a memory kept for every project.';

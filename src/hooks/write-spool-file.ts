@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Envelope } from '../events/envelope.js';
 import { wallMicros } from '../events/event-id.js';
 import type { EngramPaths } from '../paths.js';
-import { leaveLostMarker } from './lost-marker.js';
-import { ownStartTime } from './process-start.js';
-import { spoolFileName, spoolTmpName } from './spool-file-name.js';
+import { leaveLostMarker } from '../spool/lost-marker.js';
+import { ownStartTime } from '../spool/process-start.js';
+import { spoolFileName, spoolTmpName } from '../spool/spool-file-name.js';
 
 /**
  * One event, one file, maildir-style: written whole under spool/tmp, then renamed into

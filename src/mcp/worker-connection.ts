@@ -1,5 +1,5 @@
 import { EngramError, isEngramError } from '../errors.js';
-import { ensureWorker } from '../hooks/ensure-worker.js';
+import { ensureWorker } from '../launch/ensure-worker.js';
 import type { EngramPaths } from '../paths.js';
 import { askWorker } from '../workers/socket/worker-client.js';
 import type { Request, Response } from '../workers/socket/socket-protocol.js';

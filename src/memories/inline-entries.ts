@@ -1,5 +1,5 @@
 import type { IndexLine } from './classify-memory-index.js';
-import type { MemoryType } from './memory-kinds.js';
+import type { MemoryType } from '../events/memory-kinds.js';
 
 /** One entry written inline in a standalone MEMORY.md, as a memory. */
 export interface InlineEntry {

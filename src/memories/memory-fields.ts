@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEMORY_TYPES, STATUSES, TIERS } from './memory-kinds.js';
+import { MEMORY_TYPES, STATUSES, TIERS } from '../events/memory-kinds.js';
 
 /**
  * The frontmatter fields engram knows, as DESIGN.md "Memory files" names them, each with where it

@@ -3,7 +3,7 @@ import { Document, isMap, isScalar, isSeq, parseDocument, YAMLMap, type Node, ty
 import { EngramError } from '../errors.js';
 import { findFrontmatter } from './frontmatter-block.js';
 import { fieldSchemas, homeOf, METADATA_FIELDS, TOP_FIELDS, type KnownField, type KnownValues } from './memory-fields.js';
-import type { MemoryStatus, MemoryType, Tier } from './memory-kinds.js';
+import type { MemoryStatus, MemoryType, Tier } from '../events/memory-kinds.js';
 import { hasComment, isPlainValue, isUnsafeInteger, keyOf, stringifyMapping, toPlain, type YamlValue } from './yaml-values.js';
 
 export type { YamlValue } from './yaml-values.js';

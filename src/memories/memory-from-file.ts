@@ -1,7 +1,7 @@
 import { MEMORY_BODY_CAP } from '../events/memory-events.js';
 import { isIsoIsh } from './memory-fields.js';
 import type { MemoryFileContent, ParsedMemoryFile } from './memory-file.js';
-import type { MemoryStatus, MemoryType, Tier } from './memory-kinds.js';
+import type { MemoryStatus, MemoryType, Tier } from '../events/memory-kinds.js';
 
 /** The frontmatter field (under `metadata:`) that ties a file to the memory it shows. */
 export const MEMORY_ID_FIELD = 'memory_id';

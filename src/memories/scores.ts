@@ -17,7 +17,7 @@
  * it: the age is unknown, not guessed. Importers stamp `created`, so this is rare.
  */
 import type { ClaimKind, VerificationStatus } from './claims.js';
-import type { MemoryType, Tier } from './memory-kinds.js';
+import type { MemoryType, Tier } from '../events/memory-kinds.js';
 
 const DAY_MS = 86_400_000;
 

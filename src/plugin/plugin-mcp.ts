@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BUILD_ID } from '../build-id.js';
-import { ensureWorker } from '../hooks/ensure-worker.js';
+import { ensureWorker } from '../launch/ensure-worker.js';
 import { resolvePaths } from '../paths.js';
-import { runtimeDir } from './runtime-dir.js';
-import { readRuntimeStatus, runtimeCli } from './runtime-status.js';
+import { runtimeDir } from '../launch/runtime-dir.js';
+import { readRuntimeStatus, runtimeCli } from '../launch/runtime-status.js';
 
 /**
  * How long the plugin's MCP server waits, on its first start, for engram's runtime to be

@@ -6,12 +6,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { BUILD_ID } from '../build-id.js';
-import { ensureWorker } from '../hooks/ensure-worker.js';
+import { ensureWorker } from '../launch/ensure-worker.js';
 import { resolvePaths } from '../paths.js';
-import { liveWorker, processRunning } from '../workers/live-worker.js';
-import { runtimeDir } from './runtime-dir.js';
+import { liveWorker, processRunning } from '../launch/live-worker.js';
+import { runtimeDir } from '../launch/runtime-dir.js';
 import { runtimeLockfile, type Lockfile } from './runtime-lockfile.js';
-import { runtimeBuildDir, runtimeCli, runtimeStatusPath, type RuntimeStatus } from './runtime-status.js';
+import { runtimeBuildDir, runtimeCli, runtimeStatusPath, type RuntimeStatus } from '../launch/runtime-status.js';
 
 /**
  * The plugin's bootstrap, `plugin/prepare-runtime.cjs`, started in the background by the first

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngramPaths } from '../paths.js';
-import { runtimeDir } from './runtime-dir.js';
-import { readRuntimeStatus, runtimeBuildDir, runtimeCli } from './runtime-status.js';
+import { runtimeDir } from '../launch/runtime-dir.js';
+import { readRuntimeStatus, runtimeBuildDir, runtimeCli } from '../launch/runtime-status.js';
 
 /**
  * The SessionStart line of the plugin's hooks while their worker's runtime is not ready (see

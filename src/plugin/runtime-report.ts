@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { processRunning } from '../workers/live-worker.js';
-import { readRuntimeStatus, runtimeBuildDir, runtimeCli } from './runtime-status.js';
+import { processRunning } from '../launch/live-worker.js';
+import { readRuntimeStatus, runtimeBuildDir, runtimeCli } from '../launch/runtime-status.js';
 
 export interface RuntimeFinding {
   ok: boolean;

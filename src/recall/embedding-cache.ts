@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { Level } from 'level';
 import { contentHash } from '../content-hash.js';
 import { EngramError } from '../errors.js';
-import { throwIfAborted, type Embedder } from './embedders/embedder.js';
+import { throwIfAborted, type Embedder } from '../indexes/embedder.js';
 
 /**
  * Vectors already computed, keyed by model and the hash of the text, in a LevelDB of its own

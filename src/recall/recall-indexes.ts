@@ -2,8 +2,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngramPaths } from '../paths.js';
 import { recallIndexViewPath } from '../projections/view-paths.js';
-import { cardOf, type MemoryCard } from './recall.js';
-import { LexicalIndexFile } from './lexical-index.js';
+import { cardOf, type MemoryCard } from './memory-card.js';
+import { LexicalIndexFile } from '../indexes/lexical-index.js';
 
 /** A lexical index file, opened, and the absolute memory directory its file names are in. */
 export interface RecallIndex {

@@ -1,11 +1,12 @@
-import { DEFAULT_MATCH_RULE, requiredShared, type MatchRule } from './bm25.js';
+import { DEFAULT_MATCH_RULE, requiredShared, type MatchRule } from '../indexes/bm25.js';
 import { MAX_LEFT_OUT } from '../events/recall-events.js';
 import { DEFAULT_CUT, type CutOptions, type Fused, type SignalList } from './fusion.js';
 import { fuseSignals, VECTOR_SIGNAL } from './fuse-signals.js';
 import { gateRecall, type RankedCandidate } from './gate-recall.js';
 import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import type { RecallIndex } from './recall-indexes.js';
-import { canRecall, queryWords } from './query-words.js';
+import { cardOf, type MemoryCard } from './memory-card.js';
+import { canRecall, queryWords } from '../indexes/query-words.js';
 
 /**
  * The recall pipeline of DESIGN.md "Recall", one function for the hook's fallback, the worker,
@@ -47,18 +48,6 @@ export interface RecallSignal {
   /** What the printed line names when it fired: `vector`, `graph`. */
   readonly name: string;
   rank(question: RecallQuestion, limit: number): Promise<readonly SignalItem[]> | readonly SignalItem[];
-}
-
-/** A memory recall can show: what the lexical index keeps of it, its file made absolute. */
-export interface MemoryCard {
-  readonly id: string;
-  /** Absolute path of the memory file. */
-  readonly file: string;
-  readonly name: string;
-  readonly description: string;
-  readonly confidence: number;
-  readonly lastReinforced: string;
-  readonly halfLifeDays: number | null;
 }
 
 export interface RecallSources {
@@ -242,12 +231,6 @@ function lexicalList(indexes: readonly RecallIndex[], words: readonly string[], 
   }
   hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { signal: 'bm25', items: hits.slice(0, candidates) };
-}
-
-/** A memory line of an index, its file made absolute under its directory. */
-export function cardOf(memory: Omit<MemoryCard, 'file'> & { file: string }, dir: string): MemoryCard {
-  const { id, name, description, confidence, lastReinforced, halfLifeDays } = memory;
-  return { id, file: `${dir}/${memory.file}`, name, description, confidence, lastReinforced, halfLifeDays };
 }
 
 const DAY_MS = 86_400_000;

@@ -1,15 +1,15 @@
 import type { EngramPaths } from '../paths.js';
-import type { Embedder } from './embedders/embedder.js';
+import type { Embedder } from '../indexes/embedder.js';
 import { recall, type RecallRequest, type RecallResult, type RecallSignal } from './recall.js';
 import { RECALL_SETTINGS, type RecallSettings } from './recall-settings.js';
 import { RecallIndexCache } from './recall-indexes.js';
 import { graphSignal } from './graph-signal.js';
 import { vectorSignal, type VectorSignalOptions } from './vector-signal.js';
-import type { VectorStore } from './vector-store.js';
+import type { VectorStore } from '../indexes/vector-store.js';
 
 export interface RecallerOptions {
   paths: Pick<EngramPaths, 'views' | 'claude'>;
-  /** The vectors table and the query embedder (Engine.vectors). Default none: no vector list. */
+  /** The vectors table and the query embedder (engine.services.vectors, see composition/open-engine.ts). Default none: no vector list. */
   vectors?: { store: VectorStore; embedder: Embedder } | undefined;
   /** More signals beside the vectors and the graph (which it reads from the graph projection's files). Default none. */
   signals?: readonly RecallSignal[];

@@ -1,5 +1,6 @@
-import type { Embedder } from './embedders/embedder.js';
-import type { VectorHit, VectorStore } from './vector-store.js';
+import type { Embedder } from '../indexes/embedder.js';
+import type { VectorHit } from '../indexes/vector-hit.js';
+import type { VectorStore } from '../indexes/vector-store.js';
 
 export interface VectorSearchOptions {
   /** The project whose memories are searched, beside the global ones ('' for global only). */

@@ -1,7 +1,7 @@
-import type { Embedder } from './embedders/embedder.js';
+import type { Embedder } from '../indexes/embedder.js';
 import type { RecallSignal } from './recall.js';
 import { searchVectors } from './search-vectors.js';
-import type { VectorStore } from './vector-store.js';
+import type { VectorStore } from '../indexes/vector-store.js';
 
 export interface VectorSignalOptions {
   /**

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { describeError, EngramError, isEngramError } from '../errors.js';
 import type { CommandOutput } from '../workers/commands/command.js';
 import { resolveUntil } from '../workers/commands/projection-commands.js';
+import type { ComposedEngine } from '../composition/open-engine.js';
 import type { Engine } from '../workers/engine/engine.js';
 import { openAsOf, type AsOfSource } from './as-of-source.js';
 import { html } from './html.js';
@@ -22,7 +23,7 @@ import { eventsBetween, type ViewerSource } from './viewer-source.js';
 import { committedRow, memoryKey } from '../projections/memories/memories-rows.js';
 
 export interface ViewerOptions {
-  engine: Engine;
+  engine: ComposedEngine;
   /** The TCP port on 127.0.0.1. Default 0: a free one the system picks. */
   port?: number;
   /** How often the live notice (/live) looks at the log's head, in ms. Default 1000. */

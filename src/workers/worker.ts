@@ -13,8 +13,8 @@ import { Recaller } from '../recall/recaller.js';
 import { answerRecall } from './answer-recall.js';
 import { engineCommands } from './commands/all-commands.js';
 import { searchMemories } from './commands/search-memories.js';
-import { Engine, type EngineOptions } from './engine/engine.js';
-import { formatPidFile, processRunning, readPidFile } from './live-worker.js';
+import { openEngine, type ComposedEngine, type OpenEngineOptions } from '../composition/open-engine.js';
+import { formatPidFile, processRunning, readPidFile } from '../launch/live-worker.js';
 import { foreignSocketAdvice, prepareSocketDir } from './socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from './socket/socket-server.js';
 import type { Viewer } from '../viewer/viewer-server.js';
@@ -27,7 +27,7 @@ export interface WorkerOptions {
   paths: EngramPaths;
   clock: Clock;
   /** The distiller's LLM and transcript reader. Default none, and no distiller (the CLI passes distillerFromEnv's). */
-  distiller?: EngineOptions['distiller'];
+  distiller?: OpenEngineOptions['distiller'];
   /** Exit after this long with no spool file and no request. Default 10 minutes (env ENGRAM_WORKER_IDLE_MS). */
   idleMs?: number;
   /** Look at the spool this often even if no file-system event arrived. Default 1000 ms. */
@@ -53,7 +53,7 @@ export interface WorkerOptions {
   /** How often what was appended since is read back to find a damaged block. Default 60,000 ms. */
   verifyEveryMs?: number;
   /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
-  skills?: EngineOptions['skills'];
+  skills?: OpenEngineOptions['skills'];
   /** The settings it runs with and their sources, for `engram doctor` (see settingsReport). */
   settings?: SettingsReport;
   /**
@@ -89,7 +89,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     process.stderr.write(`engram: ${foreignSocketAdvice(unsafe, paths)}\n`);
     return 1;
   }
-  let engine: Engine | undefined;
+  let engine: ComposedEngine | undefined;
   // Loaded only with sync on: no other process pays for the NATS client.
   const sync = options.sync ? (await import('../sync/worker-sync.js')).workerSync(options.sync, { log }) : undefined;
   // Said once per load of the model: at start, and again after it was let go for being unused.
@@ -268,7 +268,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   // only 150 ms); the first such prompt starts the load.
   recaller = new Recaller({
     paths,
-    vectors: engine.vectors,
+    vectors: engine.services.vectors,
     whileLoading: {
       skipWhileLoading: true,
       onSkipped: () => {
@@ -343,7 +343,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   return stopped;
 }
 
-async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, onModelUnloaded: () => void): Promise<Engine | undefined> {
+async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, onModelUnloaded: () => void): Promise<ComposedEngine | undefined> {
   const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(process.env, log);
   const started = Date.now();
   const deadline = started + (options.lockWaitMs ?? 3000);
@@ -351,7 +351,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await Engine.open({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded });
+      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

@@ -1,7 +1,7 @@
 import type { DomainEvent, EventOf } from '../../events/catalog.js';
 import type { MemoryProposed } from '../../events/memory-events.js';
 import { heldForUser } from '../../distill/addresses-agent.js';
-import type { MemoryOrigin } from '../../memories/memory-kinds.js';
+import type { MemoryOrigin } from '../../events/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';

@@ -1,7 +1,7 @@
 import type { MemoryFileContent } from '../../memories/memory-file.js';
 import { memoryTokens } from '../../memories/similarity.js';
 import type { MemoryGraph } from '../../events/distill-events.js';
-import type { MemoryOrigin, MemoryStatus, MemoryType, Tier } from '../../memories/memory-kinds.js';
+import type { MemoryOrigin, MemoryStatus, MemoryType, Tier } from '../../events/memory-kinds.js';
 
 /** One memory, as the memories projection keeps it: everything its file shows, and where it is. */
 export interface MemoryRow {

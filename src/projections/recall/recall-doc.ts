@@ -1,8 +1,8 @@
 import { halfLifeDays } from '../../memories/scores.js';
 import type { YamlValue } from '../../memories/yaml-values.js';
-import type { LexicalDoc } from '../../recall/bm25.js';
+import type { LexicalDoc } from '../../indexes/bm25.js';
 import type { MemoryRow } from '../memories/memory-row.js';
-import { toolKinds } from '../../recall/tool-kinds.js';
+import { toolKinds } from '../../indexes/tool-kinds.js';
 
 /**
  * Frontmatter fields (engram does not know them; Claude Code and people write them) that say who

@@ -1,6 +1,6 @@
-import type { LexicalDoc } from '../../recall/bm25.js';
-import { buildBm25 } from '../../recall/bm25.js';
-import { serializeLexicalIndex } from '../../recall/lexical-index.js';
+import type { LexicalDoc } from '../../indexes/bm25.js';
+import { buildBm25 } from '../../indexes/bm25.js';
+import { serializeLexicalIndex } from '../../indexes/lexical-index.js';
 import type { FileOp } from '../file-ops.js';
 import { isMemoryKey, memoriesProjector, type MemoriesRow } from '../memories/memories.js';
 import type { MemoryRow } from '../memories/memory-row.js';

@@ -1,7 +1,7 @@
 import { contentHash } from '../../content-hash.js';
 import { describeError } from '../../errors.js';
-import type { Embedder } from '../../recall/embedders/embedder.js';
-import type { VectorStore } from '../../recall/vector-store.js';
+import type { Embedder } from '../../indexes/embedder.js';
+import type { VectorStore } from '../../indexes/vector-store.js';
 import { isMemoryKey, memoryIdOf, type MemoriesRow } from '../memories/memories.js';
 import type { MemoryRow } from '../memories/memory-row.js';
 import type { Sink, SinkReport } from '../projector.js';

@@ -1,5 +1,5 @@
-import type { Embedder } from '../../recall/embedders/embedder.js';
-import { VectorStore } from '../../recall/vector-store.js';
+import type { Embedder } from '../../indexes/embedder.js';
+import { VectorStore } from '../../indexes/vector-store.js';
 import { memoriesProjector, type MemoriesRow } from '../memories/memories.js';
 import { defineProjector, type Projection, type Projector } from '../projector.js';
 import { VectorsSink } from './vectors-sink.js';

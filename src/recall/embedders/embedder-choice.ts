@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { EngramError } from '../../errors.js';
 import type { EngramPaths } from '../../paths.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../../indexes/embedder.js';
 import { fastembedEmbedder } from './fastembed-embedder.js';
 import { useLiteEmbedder } from './use-lite-embedder.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EngramError } from '../../errors.js';
-import { checkedVector, throwIfAborted, type Embedder } from './embedder.js';
+import { checkedVector, throwIfAborted, type Embedder } from '../../indexes/embedder.js';
 
 /** BGE-small-en-v1.5 through fastembed: CLS pooling, 384-d. */
 export const BGE_SMALL_MODEL = 'bge-small-en-v1.5';

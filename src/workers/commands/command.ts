@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { EngramError } from '../../errors.js';
-import type { Engine } from '../engine/engine.js';
+import type { ComposedEngine } from '../../composition/open-engine.js';
 
 /** Where a command writes: the CLI's own stdout/stderr, or the socket back to it. */
 export interface CommandOutput {
@@ -27,7 +27,7 @@ export interface EngineCommand<A> {
    */
   readonly access: 'read' | 'write';
   readonly args: z.ZodType<A>;
-  run(engine: Engine, args: A, output: CommandOutput): Promise<number>;
+  run(engine: ComposedEngine, args: A, output: CommandOutput): Promise<number>;
 }
 
 export function defineCommand<A>(command: EngineCommand<A>): EngineCommand<A> {

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { sessionKey, type DistillSession } from '../../projections/distill/distill-queue.js';
 import { episodeId } from '../../projections/memories/promotion-gate.js';
 import { memoryKey } from '../../projections/memories/memories.js';
+import { EngramError } from '../../errors.js';
 import type { Engine } from '../engine/engine.js';
+import { distillerReactor } from '../reactors/distiller.js';
 import { defineCommand } from './command.js';
 import { committedRow } from '../../projections/memories/memories-rows.js';
 
@@ -18,7 +20,12 @@ export const distillCommand = defineCommand({
       return 1;
     }
     const headBefore = engine.log.head;
-    await engine.distillNow(args.session);
+    const distiller = engine.services.distiller;
+    if (!distiller) throw new EngramError('USAGE', 'no distiller is configured in this process');
+    // Whatever its state: the reactor's own lane would skip a session it already handled.
+    await engine.runner.catchUp();
+    await engine.reactors.runOnce(distillerReactor(distiller.deps, { ...distiller.options, only: args.session }));
+    await engine.runner.catchUp();
     const outcome = await latestOutcome(engine, args.session, headBefore + 1);
     const after = (await engine.runner.rowsOf('distill').get(sessionKey(args.session))) as DistillSession;
     if (after.lastFailure && after.handledSeq <= known.handledSeq) {

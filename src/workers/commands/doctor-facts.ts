@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { wallMicros } from '../../events/event-id.js';
-import { spoolFileMicros } from '../../hooks/spool-file-name.js';
+import { spoolFileMicros } from '../../spool/spool-file-name.js';
 import type { EngramPaths } from '../../paths.js';
-import { parseLostMarker } from '../../hooks/lost-marker.js';
+import { parseLostMarker } from '../../spool/lost-marker.js';
 import { lostWritesKey, type LostWritesRow } from '../../projections/lost-writes.js';
 import type { ProjectorStatus } from '../engine/projection-runner.js';
 import { FAILED, PENDING, type FailedSessions } from '../../projections/distill/distill-queue.js';
@@ -65,7 +65,7 @@ export const doctorFacts = defineCommand({
         lost: null,
         lostPending: lostPending(engine.paths),
         freeBytes: freeBytes(engine.paths),
-        settings: engine.settings ?? null,
+        settings: engine.services.settings ?? null,
       };
       await output.out(`${JSON.stringify(facts)}\n`);
       return 0;
@@ -105,7 +105,7 @@ export const doctorFacts = defineCommand({
       lost: ((await engine.runner.rowsOf('lost-writes').get(lostWritesKey)) as LostWritesRow | undefined) ?? null,
       lostPending: lostPending(engine.paths),
       freeBytes: freeBytes(engine.paths),
-      settings: engine.settings ?? null,
+      settings: engine.services.settings ?? null,
     };
     await output.out(`${JSON.stringify(facts)}\n`);
     return 0;

@@ -17,7 +17,7 @@ export const graphBackfill = defineCommand({
   access: 'write',
   args: z.object({ project: z.string().optional(), limit: z.number().int().positive().default(60) }),
   async run(engine, args, output) {
-    const llm = engine.llm;
+    const llm = engine.services.distiller?.deps.llm;
     if (!llm) {
       output.err('no LLM: set ENGRAM_LLM_CMD or put `claude` on PATH (see `engram doctor`)\n');
       return 1;

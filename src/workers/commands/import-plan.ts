@@ -2,7 +2,7 @@ import { contentHash } from '../../content-hash.js';
 import type { Envelope } from '../../events/envelope.js';
 import { MemoryArchived, MemoryProposed } from '../../events/memory-events.js';
 import { MemoryGraphed } from '../../events/distill-events.js';
-import { DistillGraph } from '../../distill/distill-answer-schema.js';
+import { DistillGraph } from '../../events/distill-answer-schema.js';
 import { indexDescriptions } from '../../memories/index-descriptions.js';
 import { inlineEntries } from '../../memories/inline-entries.js';
 import { memoryFromFile, type FileMemory } from '../../memories/memory-from-file.js';

@@ -103,7 +103,7 @@ export const status = defineCommand({
     const faults = engine.runner.status();
     // The model and the resident memory of the process that answers (the worker's when one runs).
     const rssMb = Math.round(process.memoryUsage.rss() / 1048576);
-    await output.out(`${JSON.stringify({ head: engine.log.head, spool: spoolCounts(engine.paths), projectors: faults, model: engine.model, rssMb }, null, 2)}\n`);
+    await output.out(`${JSON.stringify({ head: engine.log.head, spool: spoolCounts(engine.paths), projectors: faults, model: engine.services.model(), rssMb }, null, 2)}\n`);
     return 0;
   },
 });

@@ -4,7 +4,7 @@ import { detectCorrection } from '../../capture/correction-detector.js';
 import { contentHash } from '../../content-hash.js';
 import { EngramError } from '../../errors.js';
 import { MEMORY_BODY_CAP, MemoryProposed } from '../../events/memory-events.js';
-import { MEMORY_TYPES } from '../../memories/memory-kinds.js';
+import { MEMORY_TYPES } from '../../events/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import { findSameMemoryIn } from '../../projections/memories/match-memory.js';
 import { memoryKey } from '../../projections/memories/memories.js';

@@ -99,7 +99,7 @@ export const skillsCuratePlan = defineCommand({
   args: curateArgs,
   async run(engine, args, output) {
     const now = args.now ? new Date(args.now) : engine.clock.now();
-    const found = await curateSkills(curatorRows(engine.runner.rowsOf('skill-suggestions')), now, engine.skills?.curator);
+    const found = await curateSkills(curatorRows(engine.runner.rowsOf('skill-suggestions')), now, engine.services.skills?.curator);
     await output.out(renderCuration(found.map((item) => item.finding), args.archive ? 'would move to _archive/' : 'archivable'));
     return 0;
   },
@@ -113,7 +113,7 @@ export const skillsCurate = defineCommand({
   async run(engine, args, output) {
     await engine.runner.catchUp();
     const clock = args.now ? { now: () => new Date(args.now!) } : engine.clock;
-    const { events } = await curate(engine.runner.rowsOf('skill-suggestions'), engine.paths, clock, { ...engine.skills?.curator, archive: args.archive });
+    const { events } = await curate(engine.runner.rowsOf('skill-suggestions'), engine.paths, clock, { ...engine.services.skills?.curator, archive: args.archive });
     await engine.record(events);
     const curated = events.find((event) => event.type === 'SkillsCurated');
     const findings = curated ? (curated.data as { findings: Parameters<typeof renderCuration>[0] }).findings : [];

@@ -15,30 +15,28 @@ import type { Envelope } from '../../events/envelope.js';
 import { stampProducer } from '../../events/stamp-producer.js';
 import { LogRepaired } from '../../events/log-events.js';
 import type { EngramPaths } from '../../paths.js';
-import { allProjections } from '../../projections/all-projections.js';
-import type { Embedder } from '../../recall/embedders/embedder.js';
-import { embedderFor, type EmbedderChoice } from '../../recall/embedders/embedder-choice.js';
-import { cachedEmbedder, EmbeddingCache } from '../../recall/embedding-cache.js';
-import { unloadWhenIdle, type IdleUnloading } from '../../recall/embedders/unload-when-idle.js';
-import { VectorStore } from '../../recall/vector-store.js';
+import type { Projection } from '../../projections/projector.js';
 import { StateStore } from './state-store.js';
 import { emptyIngestReport, ingestMemory, ingestSpool, type IngestOptions, type IngestReport } from '../ingest/ingest.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { ReactorRunner } from './reactor-runner.js';
 import type { Reactor } from './reactor.js';
-import { maintenanceReactor } from '../reactors/maintenance.js';
-import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
-import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
-import { transcriptCaptureReactor } from '../reactors/transcript-capture.js';
-import { reconcilerReactor } from '../reactors/reconciler.js';
-import { skillFilesReactor } from '../reactors/skill-files.js';
-import { skillMatcherReactor } from '../reactors/skill-matcher.js';
-import { skillCuratorReactor } from '../reactors/skill-curator.js';
-import { turnAuditReactor } from '../reactors/turn-audit.js';
-import type { SkillsSetup } from '../reactors/skills-from-env.js';
-import type { SettingsReport } from '../../config/effective-settings.js';
 
-export interface EngineOptions {
+/**
+ * What runs on the log, built above the engine (see composition/open-engine.ts): the engine
+ * knows projections and reactors only as interfaces, and carries the rest (`services`) for the
+ * commands without looking inside.
+ */
+export interface EngineParts<S> {
+  projections: readonly Projection[];
+  reactors: readonly Reactor[];
+  /** What commands need beside the log (the vectors, the distiller, settings); opaque to the engine. */
+  services: S;
+  /** Releases what the parts hold open (a model, a cache); called once, when the engine closes or fails to open. */
+  close(): Promise<void>;
+}
+
+export interface EngineOptions<S> {
   paths: EngramPaths;
   clock: Clock;
   /**
@@ -47,37 +45,17 @@ export interface EngineOptions {
    * what is there, creates nothing and changes no projection. Default `write`.
    */
   access?: 'read' | 'write';
-  /** How long between two maintenance ticks the worker runs by itself. Default one day. */
-  maintainEveryMs?: number;
   /** Spool ingest settings; see IngestOptions for each default. */
   ingest?: IngestOptions;
-  /**
-   * The distiller's LLM, transcript reader and settings. Default: none, and no distiller runs
-   * (the worker and `engram distill` wire one from the environment: see distiller-from-env.ts).
-   */
-  distiller?: { deps: DistillerDeps; options?: DistillerOptions };
   /** Passed to the runner; tests use it to crash between a sink write and its checkpoint. */
   afterSinkApplied?: (projector: string, seq: number) => void;
-  /**
-   * The embedder of the vectors projection (see embedderChoice for `ENGRAM_EMBEDDER`). Default
-   * `off`: no vectors projection, no model; the worker and the CLI pass the environment's choice.
-   */
-  embedder?: EmbedderChoice;
-  /** The skills reactors' settings: match threshold, curator, post-turn audit (see skillsFromEnv). Default: their defaults, no audit. */
-  skills?: SkillsSetup;
-  /** The settings this process runs with, for `engram doctor` (the worker's when it answers). */
-  settings?: SettingsReport;
-  /** More reactors, run after the built-in ones: the worker's sync forwarder (src/sync). */
-  reactors?: readonly Reactor[];
   /** Which events the sync brought in from another machine (see ReactorContext.elsewhere). Default: none. */
   elsewhere?: (ids: readonly string[]) => Promise<boolean[]>;
   /**
-   * Let go of the model after this many ms unused, and load it again when next asked (the
-   * worker: ENGRAM_MODEL_IDLE_MS). Default: keep it (a command ends soon anyway).
+   * Builds the projections and reactors, called once the log is held (a process that finds it
+   * locked opens nothing else). `write` false: a reading engine, whose parts must write nothing.
    */
-  modelIdleMs?: number;
-  /** Told each time the model is let go for being unused. */
-  onModelUnloaded?: () => void;
+  parts(ctx: { write: boolean }): Promise<EngineParts<S>>;
 }
 
 /**
@@ -108,16 +86,6 @@ async function recordLostTail(log: LevelEventLog, ahead: number, clock: Clock): 
   }]));
 }
 
-/** What recall needs for its vector list (searchVectors): the table and the query embedder. */
-export interface EngineVectors {
-  store: VectorStore;
-  /**
-   * The chosen model, for queries: they go to it directly, so prompts do not pile up in the
-   * embedding cache. The sink indexes through the cache (only a writing engine has it).
-   */
-  embedder: Embedder;
-}
-
 export interface TickReport extends IngestReport {
   /** Events the reactors appended. */
   reacted: number;
@@ -127,24 +95,24 @@ export interface TickReport extends IngestReport {
  * The log with everything that works on it: ingest, the projection runner and the reactors.
  * The worker holds one for its lifetime; a CLI command opens one when no worker runs.
  */
-export class Engine {
+export class Engine<S = unknown> {
   readonly log: EventLog;
   readonly catalog: EventCatalog;
   readonly runner: ProjectionRunner;
   readonly paths: EngramPaths;
   readonly clock: Clock;
   readonly #store: StateStore | null;
-  readonly #options: EngineOptions;
+  readonly #options: EngineOptions<S>;
   // One ingest pass and one reactor round at a time: two never interleave their batches.
   readonly #ingesting = new PQueue({ concurrency: 1 });
   readonly #ingestMemory = ingestMemory();
   /** The reactors, each in its own lane from its own cursor. */
   readonly reactors: ReactorRunner;
-  /** The vectors, when an embedder was chosen. */
-  readonly vectors: EngineVectors | undefined;
-  readonly #embeddingCache: EmbeddingCache | undefined;
+  /** What the parts gave the commands (see EngineParts.services). */
+  readonly services: S;
+  readonly #parts: EngineParts<S>;
 
-  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, reactors: ReactorRunner, store: StateStore | null, options: EngineOptions, vectors: { vectors: EngineVectors; cache: EmbeddingCache | undefined } | undefined) {
+  private constructor(log: EventLog, catalog: EventCatalog, runner: ProjectionRunner, reactors: ReactorRunner, store: StateStore | null, options: EngineOptions<S>, parts: EngineParts<S>) {
     this.log = log;
     this.#store = store;
     this.catalog = catalog;
@@ -153,15 +121,15 @@ export class Engine {
     this.clock = options.clock;
     this.#options = options;
     this.reactors = reactors;
-    this.vectors = vectors?.vectors;
-    this.#embeddingCache = vectors?.cache;
+    this.services = parts.services;
+    this.#parts = parts;
   }
 
   /**
    * Opens the log (EngramError LOG_LOCKED if another process holds it) and the projections'
    * state, and loads their checkpoints.
    */
-  static async open(options: EngineOptions): Promise<Engine> {
+  static async open<S>(options: EngineOptions<S>): Promise<Engine<S>> {
     const { paths } = options;
     const write = (options.access ?? 'write') === 'write';
     let log: EventLog;
@@ -180,7 +148,7 @@ export class Engine {
       });
     }
     let store: StateStore | null = null;
-    let vectors: { vectors: EngineVectors; indexer: Embedder; cache: EmbeddingCache | undefined } | undefined;
+    let parts: EngineParts<S> | undefined;
     try {
       if (write) await stampNewLog(log, logMigrations);
       const now = () => options.clock.now();
@@ -191,19 +159,12 @@ export class Engine {
         })
         : null;
       const catalog = defaultCatalog();
-      const chosen = embedderFor(options.embedder ?? 'off', paths);
-      const model = chosen && options.modelIdleMs !== undefined ? unloadWhenIdle(chosen, { idleMs: options.modelIdleMs, onUnload: options.onModelUnloaded }) : chosen;
-      if (model) {
-        // Only a writing engine holds the cache (a LevelDB: one process); a reading one never embeds.
-        const cache = write ? await EmbeddingCache.open(paths.embeddingCache) : undefined;
-        const embedder = cache ? cachedEmbedder(model, cache) : model;
-        vectors = { cache, indexer: embedder, vectors: { embedder: model, store: new VectorStore({ dir: paths.vectors, model: model.model, dimensions: model.dimensions }) } };
-      }
+      parts = await options.parts({ write });
       const runner = new ProjectionRunner({
         log,
         catalog,
         store,
-        projections: allProjections({ views: paths.views, claude: paths.claude }, vectors ? { vectors: { dir: paths.vectors, store: vectors.vectors.store, embedder: vectors.indexer } } : {}),
+        projections: parts.projections,
         clock: options.clock,
         afterSinkApplied: options.afterSinkApplied,
       });
@@ -226,23 +187,12 @@ export class Engine {
         paths,
         clock: options.clock,
         elsewhere: options.elsewhere,
-        reactors: [
-          skillsInventoryReactor(),
-          maintenanceReactor({ everyMs: options.maintainEveryMs }),
-          transcriptCaptureReactor(),
-          reconcilerReactor(),
-          ...(options.distiller ? [distillerReactor(options.distiller.deps, options.distiller.options)] : []),
-          skillFilesReactor({ userManifests: options.skills?.userManifests }),
-          skillMatcherReactor({ embedder: options.skills?.embedder ?? vectors?.indexer, threshold: options.skills?.matchThreshold }),
-          skillCuratorReactor(options.skills?.curator),
-          ...(options.skills?.audit ? [turnAuditReactor(options.skills.audit)] : []),
-          ...(options.reactors ?? []),
-        ],
+        reactors: parts.reactors,
       });
       await reactors.start();
-      return new Engine(log, catalog, runner, reactors, store, options, vectors);
+      return new Engine(log, catalog, runner, reactors, store, options, parts);
     } catch (err) {
-      await vectors?.cache?.close();
+      await parts?.close();
       await store?.close();
       await log.close();
       throw err;
@@ -276,45 +226,6 @@ export class Engine {
   }
 
   /** A fresh unique event id, for events that have no cause to derive one from. */
-  /**
-   * Distills one session now, whatever its state (`engram distill --session`); its events are
-   * recorded and projected before this resolves. Returns the events appended.
-   */
-  async distillNow(session: string): Promise<number> {
-    if (!this.#options.distiller) throw new EngramError('USAGE', 'no distiller is configured in this process');
-    await this.runner.catchUp();
-    const appended = await this.reactors.runOnce(distillerReactor(this.#options.distiller.deps, { ...this.#options.distiller.options, only: session }));
-    await this.runner.catchUp();
-    return appended;
-  }
-
-  /** The skills reactors' settings this engine was opened with (see skillsFromEnv). */
-  get skills(): SkillsSetup | undefined {
-    return this.#options.skills;
-  }
-
-  /** The settings this process runs with, when it was told them (the worker and the CLI are). */
-  get settings(): SettingsReport | undefined {
-    return this.#options.settings;
-  }
-
-  /**
-   * Whether the vectors' model is in memory: `off` without vectors, `loaded`, or `not loaded`
-   * (never asked yet, or let go after ENGRAM_MODEL_IDLE_MS unused); and, where it is let go when
-   * unused, after how long and how many times so far.
-   */
-  get model(): { state: 'off' | 'loaded' | 'not loaded'; idleMs?: number; unloads?: number } {
-    const embedder = this.vectors?.embedder;
-    if (!embedder) return { state: 'off' };
-    const state = embedder.loaded?.() === false ? 'not loaded' : 'loaded';
-    return 'unloads' in embedder ? { state, idleMs: (embedder as IdleUnloading).idleMs, unloads: (embedder as IdleUnloading).unloads() } : { state };
-  }
-
-  /** The distiller's LLM, when this process has one (see distillerFromEnv). */
-  get llm(): DistillerDeps['llm'] {
-    return this.#options.distiller?.deps.llm;
-  }
-
   newEventId(): string {
     return newEventId(wallMicros(), process.pid);
   }
@@ -390,9 +301,7 @@ export class Engine {
   async close(): Promise<void> {
     this.reactors.abort();
     await this.reactors.idle();
-    await this.vectors?.store.close();
-    await this.vectors?.embedder.close();
-    await this.#embeddingCache?.close();
+    await this.#parts.close();
     await this.#store?.close();
     await this.log.close();
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BUILD_ID } from '../../build-id.js';
 import type { Envelope } from '../../events/envelope.js';
 import { HookWritesFailed } from '../../events/engram-events.js';
-import { parseLostMarker, type LostMarker } from '../../hooks/lost-marker.js';
+import { parseLostMarker, type LostMarker } from '../../spool/lost-marker.js';
 import type { EventLog } from '../../log/event-log.js';
 import type { EngramPaths } from '../../paths.js';
 

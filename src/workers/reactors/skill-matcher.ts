@@ -1,6 +1,6 @@
 import type { Envelope } from '../../events/envelope.js';
 import { SkillMatched } from '../../events/skill-events.js';
-import { cosine, type Embedder } from '../../recall/embedders/embedder.js';
+import { cosine, type Embedder } from '../../indexes/embedder.js';
 import { matchKey, skillsKey, skillText } from '../../projections/skills/skill-eligibility.js';
 import { skillsKeyOf, suggestKeyOf, UNMATCHED, type OwnSkill, type SkillsRow, type SuggestRow } from '../../projections/skills/skill-rows.js';
 import type { Reactor } from '../engine/reactor.js';

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { parseDistillAnswer } from '../../distill/distill-answer.js';
 import { EngramError } from '../../errors.js';
 import type { EngramPaths } from '../../paths.js';
-import type { Embedder } from '../../recall/embedders/embedder.js';
+import type { Embedder } from '../../indexes/embedder.js';
 import { redactCapped } from '../../redaction/redact-capped.js';
 import { llmFromEnv } from './distiller-from-env.js';
 import type { CuratorOptions } from './skill-curator.js';

@@ -4,7 +4,7 @@ import { BUILD_ID } from '../../build-id.js';
 import { isOlderBuild } from '../../compare-builds.js';
 import { describeError, describeForUser, isEngramError } from '../../errors.js';
 import { commandArgs, type EngineCommand, type CommandOutput } from '../commands/command.js';
-import type { Engine } from '../engine/engine.js';
+import type { ComposedEngine } from '../../composition/open-engine.js';
 import { memoryProvenance } from '../commands/memory-provenance.js';
 import type { SearchHit } from '../commands/search-memories.js';
 import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../../events/recall-events.js';
@@ -13,7 +13,7 @@ import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Respon
 
 export interface SocketServerOptions {
   path: string;
-  engine: Engine;
+  engine: ComposedEngine;
   commands: Map<string, EngineCommand<unknown>>;
   startedAt: string;
   /** This worker's build, sent in every pong and compared on a hand-over. Default BUILD_ID. */

@@ -2,11 +2,11 @@ import { closeSync, existsSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { BUILD_ID } from '../build-id.js';
 import { isOlderBuild } from '../compare-builds.js';
 import type { EngramPaths } from '../paths.js';
-import { cliBesideHooks, prepareRuntimeBesideHooks } from '../plugin/plugin-layout.js';
-import { runtimeDir } from '../plugin/runtime-dir.js';
-import { readRuntimeStatus, runtimeCli } from '../plugin/runtime-status.js';
-import { requestHandOver } from '../workers/hand-over.js';
-import { liveWorker, processRunning, type WorkerRecord } from '../workers/live-worker.js';
+import { cliBesideHooks, prepareRuntimeBesideHooks } from './plugin-layout.js';
+import { runtimeDir } from './runtime-dir.js';
+import { readRuntimeStatus, runtimeCli } from './runtime-status.js';
+import { requestHandOver } from './hand-over.js';
+import { liveWorker, processRunning, type WorkerRecord } from './live-worker.js';
 
 /** A start lock older than this belongs to a starter that died; the next hook may take it. */
 const START_LOCK_STALE_MS = 15_000;

@@ -1,4 +1,4 @@
-import { EngramError } from '../../errors.js';
+import { EngramError } from '../errors.js';
 
 /**
  * Turns texts into unit vectors. Implementations load their model lazily (on the first `embed`),

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandScript, MARKER } from '../cli/hook-command.js';
+import { commandScript, MARKER } from './hook-command.js';
 
 /**
  * For the plugin's hooks: whether `engram install` also put engram's hooks into the user's

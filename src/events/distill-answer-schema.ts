@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { TIERS } from '../memories/memory-kinds.js';
+import { TIERS } from './memory-kinds.js';
 
 /**
  * The shape of the distiller's answer, as issue 8 item 3 fixes it: one episode and at most 3

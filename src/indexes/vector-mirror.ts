@@ -1,4 +1,4 @@
-import type { VectorHit } from './vector-store.js';
+import type { VectorHit } from './vector-hit.js';
 
 /** One row as the mirror keeps it. */
 export interface MirrorRow {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Connection, Table } from '@lancedb/lancedb';
 import { EngramError } from '../errors.js';
 import { VectorMirror } from './vector-mirror.js';
+import type { VectorHit } from './vector-hit.js';
 
 /**
  * Tables of more rows than this are searched by LanceDB itself, not from memory: the mirror holds
@@ -19,12 +20,6 @@ export interface VectorRow {
   /** Hash of the text that was embedded. */
   textHash: string;
   vector: Float32Array;
-}
-
-export interface VectorHit {
-  id: string;
-  /** Cosine similarity of the query and the memory's text, in [-1, 1]. */
-  cosine: number;
 }
 
 /** A table name for a model: its id with anything but letters and digits made `_`. */
