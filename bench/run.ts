@@ -31,39 +31,43 @@ import { mcpSearchBench } from './mcp-bench.js';
 import { durableAppendBench } from './durable-append-bench.js';
 import { importBench } from './import-bench.js';
 import { workerRssBench } from './worker-rss-bench.js';
+import { cliBench } from './cli-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
 const rows: Array<{ what: string; ratio: number; target: string; ok: boolean; detail: string }> = [];
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-// `npm run bench -- import worker-rss proposal`: only the rows named (each a loaded machine's minutes).
-const only = new Set(process.argv.slice(2));
-const selected = (name: string) => only.size === 0 || only.has(name);
+// `npm run bench -- --only hooks,cli`: only those groups (docs/performance.md lists them).
+const groups: Record<string, () => unknown> = {
+  hooks: benchHooks,
+  cli: benchCli,
+  ingest: benchIngest,
+  'durable-append': benchDurableAppend,
+  rebuild: benchRebuild,
+  'flat-cost': benchFlatCost,
+  redaction: benchRedaction,
+  embed: benchEmbed,
+  transcript: benchTranscript,
+  backfill: benchBackfill,
+  'recall-index': benchRecallIndex,
+  recall: benchRecall,
+  viewer: benchViewer,
+  mcp: benchMcp,
+  import: benchImport,
+  'worker-rss': benchWorkerRss,
+  proposal: benchProposal,
+};
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? Object.keys(groups) : (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
+const unknown = only.filter((name) => !Object.hasOwn(groups, name));
+if (unknown.length > 0 || only.length === 0) {
+  console.error(`bench: --only takes groups among ${Object.keys(groups).join(', ')}${unknown.length > 0 ? `, not ${unknown.join(', ')}` : ''}`);
+  process.exit(2);
+}
 
 try {
-  if (only.size > 0) {
-    if (selected('import')) benchImport();
-    if (selected('worker-rss')) await benchWorkerRss();
-    if (selected('proposal')) await benchProposal();
-  } else {
-  await benchHooks();
-  await benchIngest();
-  await benchDurableAppend();
-  await benchRebuild();
-  await benchFlatCost();
-  benchRedaction();
-  await benchEmbed();
-  benchTranscript();
-  benchBackfill();
-  benchRecallIndex();
-  await benchRecall();
-  await benchViewer();
-  await benchMcp();
-  benchImport();
-  await benchWorkerRss();
-  await benchProposal();
-  }
+  for (const name of only) await groups[name]!();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -255,7 +259,7 @@ function benchBackfill(): void {
 }
 
 async function benchHooks(): Promise<void> {
-  const results = await hookBench({ repo, scratch, runs: 20 });
+  const results = await hookBench({ repo, scratch, runs: Number(process.env.ENGRAM_BENCH_RUNS) || 20 });
   for (const result of results) {
     const huge = result.hook.includes('5 MB');
     if (result.hook.includes('node:net')) {
@@ -264,13 +268,29 @@ async function benchHooks(): Promise<void> {
     }
     // The prompt hook asks the worker for recall when a prompt has content words: DESIGN.md
     // gives it 1.5× with a warm worker; the other hooks only append.
-    const limit = result.hook.startsWith('user-prompt-submit') ? 1.5 : 1.3;
+    // Issue 22: the hooks that only append, 1.15× (the goal beyond, 1.10×); the bad-stdin and
+    // printing rows keep the older 1.3×.
+    const appendOnly = !result.hook.includes(',') && !result.hook.startsWith('user-prompt-submit');
+    const limit = result.hook.startsWith('user-prompt-submit') ? 1.5 : appendOnly ? 1.15 : 1.3;
     rows.push({
       what: `hook ${result.hook}`,
       ratio: result.ratio,
       target: huge ? 'reported' : `≤ ${limit.toFixed(2)}`,
       ok: huge || result.ratio <= limit,
       detail: `median ${result.medianMs.toFixed(1)} ms vs ${huge ? 'node reading the same stdin' : 'node -e 0'} ${result.baselineMs.toFixed(1)} ms`,
+    });
+  }
+}
+
+function benchCli(): void {
+  // Issue 22: help, and a command the running worker answers, ≤ 1.5× node -e 0.
+  for (const r of cliBench({ repo, scratch, runs: Number(process.env.ENGRAM_BENCH_RUNS) || 20 })) {
+    rows.push({
+      what: `cli start: ${r.what}`,
+      ratio: r.ratio,
+      target: '≤ 1.50',
+      ok: r.ratio <= 1.5,
+      detail: `median ${r.medianMs.toFixed(1)} ms vs node -e 0 ${r.baselineMs.toFixed(1)} ms`,
     });
   }
 }

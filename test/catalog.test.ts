@@ -43,7 +43,7 @@ describe('the event catalog', () => {
   });
 
   it('chains upcasters v1 → v2 → v3 and says which one is missing', () => {
-    const v3 = defineEvent({ type: 'ThingHappened', schemaVersion: 3, summary: 'test', data: z.object({ name: z.string(), size: z.number(), unit: z.string() }) });
+    const v3 = defineEvent({ type: 'ThingHappened', schemaVersion: 3, summary: 'test', data: () => z.object({ name: z.string(), size: z.number(), unit: z.string() }) });
     const oneToTwo = defineUpcaster({ id: 't1', type: 'ThingHappened', fromSchemaVersion: 1, from: z.object({ name: z.string() }), upcast: (d) => ({ ...d, size: 0 }) });
     const twoToThree = defineUpcaster({ id: 't2', type: 'ThingHappened', fromSchemaVersion: 2, from: z.object({ name: z.string(), size: z.number() }), upcast: (d) => ({ ...d, unit: 'B' }) });
     const catalog = new EventCatalog([v3], [oneToTwo, twoToThree]);

@@ -6,11 +6,7 @@ import { describeIssues } from '../events/describe-issues.js';
 import { EngramError } from '../errors.js';
 import { liveWorker } from '../launch/live-worker.js';
 import type { EngineCommandContext } from './run-engine-command.js';
-
-export const CONFIG_USAGE = `engram config list [--json]       every setting: its value, and whether it comes from the environment, config.json or the default
-engram config get KEY             one setting's value
-engram config set KEY VALUE       keep VALUE in config.json (checked first)
-engram config unset KEY           remove KEY from config.json (back to the default)`;
+import { CONFIG_USAGE } from './usage.js';
 
 /**
  * `engram config …`: the settings in `ENGRAM_HOME/config.json` (src/config/setting-table.ts).

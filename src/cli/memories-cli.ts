@@ -2,11 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EngramError } from '../errors.js';
 import { runEngineCommand, type EngineCommandContext } from './run-engine-command.js';
-
-export const MEMORIES_USAGE = `engram memories list [--project PATH] [--all] [--json]
-engram memories show NAME [--history] [--project PATH]
-engram memories pin|unpin|restore|reinforce NAME [--project PATH]
-engram memories forget NAME [--reason TEXT] [--project PATH]`;
+import { MEMORIES_USAGE } from './usage.js';
 
 /**
  * `engram memories …`. A memory is named by its name, its file or its id; the project is the

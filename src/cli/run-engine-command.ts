@@ -1,16 +1,13 @@
-import type { Clock } from '../clock.js';
 import { EngramError, isEngramError } from '../errors.js';
+import type { Clock } from '../clock.js';
 import type { EngramPaths } from '../paths.js';
-import { embedderChoice } from '../recall/embedders/embedder-choice.js';
-import { engineCommands } from '../workers/commands/all-commands.js';
-import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
-import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
-import { settingsReport } from '../config/settings-report.js';
-import { commandArgs, type CommandOutput } from '../workers/commands/command.js';
-import { openEngine, type ComposedEngine } from '../composition/open-engine.js';
+import type { CommandOutput } from '../workers/commands/command.js';
 import { askWorker } from '../workers/socket/worker-client.js';
+import { isBrokenPipe } from './is-broken-pipe.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
 import { progressBar } from './progress-bar.js';
+
+export { isBrokenPipe };
 
 export interface Terminal {
   stdout: NodeJS.WritableStream;
@@ -37,8 +34,6 @@ export interface EngineCommandContext {
  * the command quietly, with 0.
  */
 export async function runEngineCommand(name: string, args: Record<string, unknown>, ctx: EngineCommandContext): Promise<number> {
-  const command = engineCommands().get(name);
-  if (!command) throw new EngramError('USAGE', `unknown command ${name}`);
   const bar = progressBar(ctx.terminal.stderr);
   const handingOver = ctx.handOver !== false && (await handOverIfOlder(ctx.paths, ctx.env ?? process.env, ctx.terminal.stderr));
   const deadline = Date.now() + (handingOver ? HAND_OVER_WAIT_MS : LOCK_WAIT_MS);
@@ -67,43 +62,17 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
     } catch (err) {
       if (!isEngramError(err, 'WORKER_UNREACHABLE')) throw err;
     }
-    let engine: ComposedEngine;
-    try {
-      engine = await openEngine({
-        paths: ctx.paths,
-        clock: ctx.clock,
-        access: command.access,
-        distiller: command.access === 'write' ? distillerFromEnv(ctx.env ?? process.env, ctx.paths) : undefined,
-        embedder: embedderChoice(ctx.env ?? process.env),
-        skills: skillsFromEnv(ctx.env ?? process.env, ctx.paths),
-        settings: settingsReport('cli', ctx.env ?? process.env),
-      });
-    } catch (err) {
-      if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      continue;
-    }
-    try {
-      const output: CommandOutput = {
-        out: (text) => write(ctx.terminal.stdout, text),
-        err: (text) => (bar.clear(), void ctx.terminal.stderr.write(text)),
-        progress: (done, total, unit) => bar.show(done, total, unit),
-      };
-      return await command.run(engine, commandArgs(command, args), output);
-    } catch (err) {
-      if (isBrokenPipe(err)) return 0;
-      throw err;
-    } finally {
-      bar.clear();
-      await engine.close();
-    }
+    // No worker answers: the engine, in this process. Loaded only now, so that a command a
+    // worker answers never loads LevelDB, LanceDB, the model or the engine (issue 22).
+    const output: CommandOutput = {
+      out: (text) => write(ctx.terminal.stdout, text),
+      err: (text) => (bar.clear(), void ctx.terminal.stderr.write(text)),
+      progress: (done, total, unit) => bar.show(done, total, unit),
+    };
+    const ran = await (await import('./run-in-process.js')).runInProcess(name, args, ctx, output, deadline, () => bar.clear());
+    if (ran !== 'locked') return ran;
+    await new Promise((resolve) => setTimeout(resolve, 150));
   }
-}
-
-/** The reader of our stdout has gone (`engram log dump | head -1`): nothing is wrong. */
-export function isBrokenPipe(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {

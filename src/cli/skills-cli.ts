@@ -2,11 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EngramError } from '../errors.js';
 import { runEngineCommand, type EngineCommandContext } from './run-engine-command.js';
-
-export const SKILLS_USAGE = `engram skills suggest [--project PATH] [--json]
-engram skills accept MEMORY --skill NAME [--project PATH]
-engram skills decline MEMORY [--project PATH]
-engram skills curate [--dry-run] [--now ISO]`;
+import { SKILLS_USAGE } from './usage.js';
 
 /**
  * `engram skills …`. A memory is named as `engram memories` names it (name, file or id); the

@@ -12,7 +12,7 @@ export const RecordBackfilled = defineEvent({
   schemaVersion: 1,
   summary:
     'engram backfill read one of Claude Code\'s own records (a transcript, a subagent\'s transcript or history.jsonl) to its end: the hook events it derived carry ids starting `bf:`.',
-  data: z.object({
+  data: () => z.object({
     source: z.enum(BACKFILL_SOURCES),
     /** The file, relative to CLAUDE_CONFIG_DIR. */
     path: z.string().check(z.maxLength(4096)),

@@ -36,14 +36,14 @@ export const DistillSkipped = defineEvent({
   type: 'DistillSkipped',
   schemaVersion: 1,
   summary: 'A session was too small to distill (fewer than 3 prompts and 5 tool calls): marked done, no LLM call.',
-  data: z.object({ upToSeq, reason: short(200) }),
+  data: () => z.object({ upToSeq, reason: short(200) }),
 });
 
 export const DistillRequested = defineEvent({
   type: 'DistillRequested',
   schemaVersion: 1,
   summary: 'The distiller is about to ask the LLM about a session: the inputs of its prompt, recorded before the call.',
-  data: z.object({
+  data: () => z.object({
     upToSeq,
     attempt,
     /** llm: the configured command; trace: no LLM here, a plain episode from the trace. */
@@ -68,7 +68,7 @@ export const DistillCompleted = defineEvent({
   type: 'DistillCompleted',
   schemaVersion: 1,
   summary: 'The LLM answered about a session (or, without one, the trace made an episode): the raw answer and the checked result.',
-  data: z.object({
+  data: () => z.object({
     upToSeq,
     attempt,
     via: z.enum(['llm', 'trace']),
@@ -90,7 +90,7 @@ export const DistillFailed = defineEvent({
   type: 'DistillFailed',
   schemaVersion: 1,
   summary: 'Distilling a session failed (timeout, exit code, malformed answer); retried once, then shown by `engram doctor`.',
-  data: z.object({
+  data: () => z.object({
     upToSeq,
     attempt,
     /** A stable code: timeout, aborted, exit, not-json, wrong-shape, … */
@@ -107,21 +107,21 @@ export const RouteAccepted = defineEvent({
   type: 'RouteAccepted',
   schemaVersion: 1,
   summary: 'The user accepted a proposal routed to CLAUDE.md or docs/knowledge/: engram wrote it there, once.',
-  data: z.object({ routeId: short(80), path: short(4096), contentHash: short(64) }),
+  data: () => z.object({ routeId: short(80), path: short(4096), contentHash: short(64) }),
 });
 
 export const RouteDeclined = defineEvent({
   type: 'RouteDeclined',
   schemaVersion: 1,
   summary: 'The user declined a proposal routed to CLAUDE.md or docs/knowledge/.',
-  data: z.object({ routeId: short(80) }),
+  data: () => z.object({ routeId: short(80) }),
 });
 
 export const MemoryGraphed = defineEvent({
   type: 'MemoryGraphed',
   schemaVersion: 1,
   summary: 'The LLM named the entities and relations of a memory that had no graph (`engram graph backfill`).',
-  data: z.object({ memoryId: z.string().check(z.minLength(1), z.maxLength(200)), graph: DistillGraph }),
+  data: () => z.object({ memoryId: z.string().check(z.minLength(1), z.maxLength(200)), graph: DistillGraph }),
 });
 
 export const distillEvents = [DistillSkipped, DistillRequested, DistillCompleted, DistillFailed, RouteAccepted, RouteDeclined, MemoryGraphed] as const;

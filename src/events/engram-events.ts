@@ -7,7 +7,7 @@ export const SkillsInventoried = defineEvent({
   type: 'SkillsInventoried',
   schemaVersion: 1,
   summary: 'The skills installed for a project (user-wide and the project\'s own) changed.',
-  data: z.object({
+  data: () => z.object({
     skills: z.array(
       z.object({
         name: z.string().check(z.maxLength(200)),
@@ -29,7 +29,7 @@ export const HookWritesFailed = defineEvent({
   type: 'HookWritesFailed',
   schemaVersion: 1,
   summary: 'Hook events that could not be written to the spool (full disk, I/O error, read-only): how many, when and why.',
-  data: z.object({
+  data: () => z.object({
     count: z.int().check(z.positive()),
     firstAt: z.iso.datetime(),
     lastAt: z.iso.datetime(),

@@ -15,14 +15,15 @@ export const ANSWER_CAP = 4_000;
 /** Longest error text kept from a failed tool. */
 export const ERROR_CAP = 500;
 
-const pointer = z.string().check(z.maxLength(POINTER_CAP));
-const shortText = z.string().check(z.maxLength(ERROR_CAP));
+// Functions, as each event's `data` is: built only for the events a process reads or writes.
+const pointer = () => z.string().check(z.maxLength(POINTER_CAP));
+const shortText = () => z.string().check(z.maxLength(ERROR_CAP));
 
 export const SessionStarted = defineEvent({
   type: 'SessionStarted',
   schemaVersion: 1,
   summary: 'A session started, resumed, was cleared, compacted or forked (SessionStart).',
-  data: z.object({
+  data: () => z.object({
     /** startup | resume | clear | compact | fork — kept as sent, the contract grows. */
     source: z.string().check(z.maxLength(40)),
     transcriptPath: z.optional(z.string()),
@@ -34,7 +35,7 @@ export const PromptSubmitted = defineEvent({
   type: 'PromptSubmitted',
   schemaVersion: 2,
   summary: 'The user submitted a prompt (UserPromptSubmit); redacted, capped at PROMPT_CAP.',
-  data: z.object({
+  data: () => z.object({
     prompt: z.string().check(z.maxLength(PROMPT_CAP)),
     /** Length of the prompt as typed, before redaction and the cap. */
     chars: z.int().check(z.nonnegative()),
@@ -46,9 +47,9 @@ export const ToolCalled = defineEvent({
   type: 'ToolCalled',
   schemaVersion: 1,
   summary: 'A tool call finished (PostToolUse); `ok` is false when its response reports an error.',
-  data: z.object({
+  data: () => z.object({
     tool: z.string().check(z.maxLength(200)),
-    input: pointer,
+    input: pointer(),
     ok: z.boolean(),
     toolUseId: z.optional(z.string().check(z.maxLength(200))),
   }),
@@ -58,10 +59,10 @@ export const ToolFailed = defineEvent({
   type: 'ToolFailed',
   schemaVersion: 1,
   summary: 'A tool call failed (PostToolUseFailure); the error is redacted and capped.',
-  data: z.object({
+  data: () => z.object({
     tool: z.string().check(z.maxLength(200)),
-    input: pointer,
-    error: shortText,
+    input: pointer(),
+    error: shortText(),
     interrupted: z.optional(z.boolean()),
     toolUseId: z.optional(z.string().check(z.maxLength(200))),
   }),
@@ -71,7 +72,7 @@ export const CompactionStarted = defineEvent({
   type: 'CompactionStarted',
   schemaVersion: 1,
   summary: 'Claude Code is about to compact the context (PreCompact).',
-  data: z.object({
+  data: () => z.object({
     /** manual | auto */
     trigger: z.string().check(z.maxLength(40)),
   }),
@@ -81,7 +82,7 @@ export const TurnStopped = defineEvent({
   type: 'TurnStopped',
   schemaVersion: 2,
   summary: 'The agent finished answering (Stop); the answer redacted and capped at ANSWER_CAP.',
-  data: z.object({
+  data: () => z.object({
     stopHookActive: z.boolean(),
     /** Length of the answer as sent, before redaction and the cap. */
     answerChars: z.int().check(z.nonnegative()),
@@ -98,7 +99,7 @@ export const SubagentStopped = defineEvent({
   type: 'SubagentStopped',
   schemaVersion: 1,
   summary: 'A subagent finished (SubagentStop).',
-  data: z.object({
+  data: () => z.object({
     agentType: z.optional(z.string().check(z.maxLength(200))),
     agentTranscriptPath: z.optional(z.string()),
   }),
@@ -108,7 +109,7 @@ export const SessionEnded = defineEvent({
   type: 'SessionEnded',
   schemaVersion: 1,
   summary: 'The session ended (SessionEnd): clear, resume, logout, prompt_input_exit, other.',
-  data: z.object({
+  data: () => z.object({
     reason: z.string().check(z.maxLength(40)),
     transcriptPath: z.optional(z.string()),
   }),
@@ -118,7 +119,7 @@ export const HookInputRejected = defineEvent({
   type: 'HookInputRejected',
   schemaVersion: 1,
   summary: 'A hook got stdin it could not read; kept, redacted, so `engram doctor` can show it.',
-  data: z.object({
+  data: () => z.object({
     hook: z.string().check(z.maxLength(40)),
     reason: z.string().check(z.maxLength(500)),
     /**

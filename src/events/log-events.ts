@@ -12,7 +12,7 @@ export const LogRepaired = defineEvent({
   schemaVersion: 1,
   summary:
     'Part of the log was found lost or unreadable (a power cut took its tail, a damaged block) and engram went on without it: seqs lostFrom..lostTo hold no event and are never handed out again.',
-  data: z.object({
+  data: () => z.object({
     /** The first and last seq lost (inclusive); lostFrom > lostTo when nothing was lost. */
     lostFrom: seq,
     lostTo: seq,

@@ -30,7 +30,7 @@ export const MemoryProposed = defineEvent({
   type: 'MemoryProposed',
   schemaVersion: 1,
   summary: 'A memory was proposed: by the correction detector, the distiller, the agent, an import or the user.',
-  data: z.object({
+  data: () => z.object({
     memoryId,
     origin: z.enum(ORIGINS),
     /** global: a preference that holds in every project; the envelope's project is then ''. */
@@ -72,21 +72,21 @@ export const MemoryReinforced = defineEvent({
   type: 'MemoryReinforced',
   schemaVersion: 1,
   summary: 'A memory was said again: its confidence rises by 0.1 (at most 1), and a provisional one becomes active.',
-  data: z.object({ memoryId, by: z.enum(ORIGINS) }),
+  data: () => z.object({ memoryId, by: z.enum(ORIGINS) }),
 });
 
 export const MemoryCorroborated = defineEvent({
   type: 'MemoryCorroborated',
   schemaVersion: 1,
   summary: 'A provisional memory was confirmed and is now active.',
-  data: z.object({ memoryId, by: z.enum(ORIGINS) }),
+  data: () => z.object({ memoryId, by: z.enum(ORIGINS) }),
 });
 
 export const MemoryEdited = defineEvent({
   type: 'MemoryEdited',
   schemaVersion: 1,
   summary: 'A memory file was changed by hand or by the agent; the change is the memory now, and is never overwritten.',
-  data: z.object({
+  data: () => z.object({
     memoryId,
     by: z.enum(['hand', 'agent']),
     name,
@@ -120,56 +120,56 @@ export const MemoryPinned = defineEvent({
   type: 'MemoryPinned',
   schemaVersion: 1,
   summary: 'A memory was pinned: never archived, never rewritten by a reactor.',
-  data: z.object({ memoryId }),
+  data: () => z.object({ memoryId }),
 });
 
 export const MemoryUnpinned = defineEvent({
   type: 'MemoryUnpinned',
   schemaVersion: 1,
   summary: 'A memory was unpinned.',
-  data: z.object({ memoryId }),
+  data: () => z.object({ memoryId }),
 });
 
 export const MemorySuperseded = defineEvent({
   type: 'MemorySuperseded',
   schemaVersion: 1,
   summary: 'An active memory that contradicts this one retired it; it moves to _archive/ with its body intact.',
-  data: z.object({ memoryId, by: memoryId }),
+  data: () => z.object({ memoryId, by: memoryId }),
 });
 
 export const MemoryArchived = defineEvent({
   type: 'MemoryArchived',
   schemaVersion: 1,
   summary: 'A memory moved to _archive/ (decayed below the threshold, say); its body is kept and MEMORY.md points to it.',
-  data: z.object({ memoryId, reason, strength: z.optional(z.number()) }),
+  data: () => z.object({ memoryId, reason, strength: z.optional(z.number()) }),
 });
 
 export const MemoryForgotten = defineEvent({
   type: 'MemoryForgotten',
   schemaVersion: 1,
   summary: 'The user asked to forget a memory: it is archived with their reason, never deleted.',
-  data: z.object({ memoryId, reason }),
+  data: () => z.object({ memoryId, reason }),
 });
 
 export const MemoryRestored = defineEvent({
   type: 'MemoryRestored',
   schemaVersion: 1,
   summary: 'An archived or superseded memory was brought back to its memory directory.',
-  data: z.object({ memoryId }),
+  data: () => z.object({ memoryId }),
 });
 
 export const MemoriesMaintained = defineEvent({
   type: 'MemoriesMaintained',
   schemaVersion: 1,
   summary: 'The maintenance tick ran: its time is the "now" memories are scored at until the next one.',
-  data: z.object({ at: isoTime }),
+  data: () => z.object({ at: isoTime }),
 });
 
 export const MemoryVerified = defineEvent({
   type: 'MemoryVerified',
   schemaVersion: 1,
   summary: 'The maintenance tick checked what a memory claims (files, functions, branches, packages, URLs) against its project.',
-  data: z.object({
+  data: () => z.object({
     memoryId,
     /** What was checked, and what was found; unverifiable claims are said to be so. */
     claims: z.array(z.object({
@@ -186,7 +186,7 @@ export const HygieneReported = defineEvent({
   type: 'HygieneReported',
   schemaVersion: 1,
   summary: 'The maintenance tick\'s hygiene report for one memory directory: dead paths, near-duplicates, old memories, a project gone.',
-  data: z.object({
+  data: () => z.object({
     dir: z.string().check(z.maxLength(1000)),
     /** Memories whose referenced files are missing. */
     deadPaths: z.array(z.object({ memoryId, paths: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(20)) })).check(z.maxLength(200)),

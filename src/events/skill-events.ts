@@ -33,14 +33,14 @@ export const SkillsScanned = defineEvent({
   type: 'SkillsScanned',
   schemaVersion: 1,
   summary: 'The user\'s own skill files of one scope, as read: the envelope\'s project \'\' for <claude>/skills, else that project\'s .claude/skills. Vendored ones are left out.',
-  data: z.object({ skills: z.array(ownSkill).check(z.maxLength(500)) }),
+  data: () => z.object({ skills: z.array(ownSkill).check(z.maxLength(500)) }),
 });
 
 export const SkillMatched = defineEvent({
   type: 'SkillMatched',
   schemaVersion: 1,
   summary: 'A memory eligible to become a skill was matched by embedding against the own skills it could update: the closest, and whether it clears the threshold.',
-  data: z.object({
+  data: () => z.object({
     memoryId,
     /** Hash of the model, the memory's description and the skills' names and descriptions: a later change of any asks again. */
     matchKey: short(64),
@@ -57,14 +57,14 @@ export const SkillSuggestionAccepted = defineEvent({
   type: 'SkillSuggestionAccepted',
   schemaVersion: 1,
   summary: 'The user accepted a memory-to-skill suggestion: the memory says `implemented_in: <skill>` and is suggested no more.',
-  data: z.object({ memoryId, skill: skillName }),
+  data: () => z.object({ memoryId, skill: skillName }),
 });
 
 export const SkillSuggestionDeclined = defineEvent({
   type: 'SkillSuggestionDeclined',
   schemaVersion: 1,
   summary: 'The user declined a memory-to-skill suggestion: the memory says `implemented_in: declined` and is suggested no more.',
-  data: z.object({ memoryId }),
+  data: () => z.object({ memoryId }),
 });
 
 const finding = z.object({
@@ -82,14 +82,14 @@ export const SkillsCurated = defineEvent({
   type: 'SkillsCurated',
   schemaVersion: 1,
   summary: 'The curator looked at the captured skills: those unused 30 days (stale), 90 days (archivable), and those it moved to _archive/.',
-  data: z.object({ at: isoTime, findings: z.array(finding).check(z.maxLength(500)) }),
+  data: () => z.object({ at: isoTime, findings: z.array(finding).check(z.maxLength(500)) }),
 });
 
 export const SkillArchived = defineEvent({
   type: 'SkillArchived',
   schemaVersion: 1,
   summary: 'The curator moved a captured skill\'s directory to _archive/ beside it (ENGRAM_CURATOR_ARCHIVE=1); nothing is deleted.',
-  data: z.object({ name: skillName, scope, from: short(4096), to: short(4096) }),
+  data: () => z.object({ name: skillName, scope, from: short(4096), to: short(4096) }),
 });
 
 /** The turn an audit is about: the TurnStopped event's id. */
@@ -99,14 +99,14 @@ export const TurnAuditRequested = defineEvent({
   type: 'TurnAuditRequested',
   schemaVersion: 1,
   summary: 'The post-turn audit (ENGRAM_AUDIT=1) is about to ask the LLM about a finished turn: the turn as the prompt quotes it, recorded before the call.',
-  data: z.object({ turnId, prompt: short(20_000), answer: short(4_000), promptHash: short(64) }),
+  data: () => z.object({ turnId, prompt: short(20_000), answer: short(4_000), promptHash: short(64) }),
 });
 
 export const TurnAuditCompleted = defineEvent({
   type: 'TurnAuditCompleted',
   schemaVersion: 1,
   summary: 'The LLM named the durable facts of a turn; each goes through the promotion gate as a provisional candidate (or reinforces what it repeats).',
-  data: z.object({
+  data: () => z.object({
     turnId,
     raw: short(RAW_ANSWER_CAP),
     facts: z.array(candidateSchema).check(z.maxLength(3)),
@@ -118,7 +118,7 @@ export const TurnAuditFailed = defineEvent({
   type: 'TurnAuditFailed',
   schemaVersion: 1,
   summary: 'The post-turn audit of a turn failed (timeout, exit code, malformed answer); it is not retried.',
-  data: z.object({ turnId, reason: short(60), detail: short(2000) }),
+  data: () => z.object({ turnId, reason: short(60), detail: short(2000) }),
 });
 
 export const skillEvents = [

@@ -17,7 +17,7 @@ export const TranscriptCaptured = defineEvent({
   schemaVersion: 1,
   summary:
     'The worker read a session\'s transcript: user and assistant text only, redacted, head and tail kept, with what it skipped and why.',
-  data: z.object({
+  data: () => z.object({
     transcriptPath: z.string().check(z.maxLength(4096)),
     /**
      * The conversation as `[user]` / `[assistant]` sections, a compaction's summary marked as

@@ -16,7 +16,8 @@ export function runtimeCli(runtime: string, build: string): string {
   return join(runtimeBuildDir(runtime, build), 'main.js');
 }
 
-const statusSchema = z.looseObject({
+// Built when a status is read: the hooks bundle this file and most of their runs never read one.
+const statusSchema = () => z.looseObject({
   state: z.enum(['preparing', 'failed']),
   /** What it is doing (or failed at), in words a person reads. */
   step: z.string(),
@@ -25,7 +26,7 @@ const statusSchema = z.looseObject({
   error: z.optional(z.string()),
 });
 
-export type RuntimeStatus = z.infer<typeof statusSchema>;
+export type RuntimeStatus = z.infer<ReturnType<typeof statusSchema>>;
 
 export function runtimeStatusPath(runtime: string, build: string): string {
   return join(runtimeBuildDir(runtime, build), 'status.json');
@@ -34,7 +35,7 @@ export function runtimeStatusPath(runtime: string, build: string): string {
 /** The prepare step's last word, or undefined when there is none (never started) or it cannot be read. */
 export function readRuntimeStatus(runtime: string, build: string): RuntimeStatus | undefined {
   try {
-    const parsed = statusSchema.safeParse(JSON.parse(readFileSync(runtimeStatusPath(runtime, build), 'utf8')));
+    const parsed = statusSchema().safeParse(JSON.parse(readFileSync(runtimeStatusPath(runtime, build), 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
