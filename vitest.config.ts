@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests spawn real hook and worker processes; two cores are shared by them all.
     maxWorkers: 2,
+    // The built CLI run in a test's own process (test/support/temp-home.ts `cliHere`) is plain
+    // JavaScript: Node loads it, as the bin does, instead of Vite transforming its few hundred files.
+    server: { deps: { external: [/\/dist\//] } },
   },
 });

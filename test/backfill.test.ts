@@ -5,7 +5,7 @@ import { generateClaudeDir } from '../bench/claude-history.js';
 import { runBackfill } from '../src/backfill/run-backfill.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { projectSlug } from '../src/paths.js';
-import { dumpLog, runCli, runHook, useTempHomes } from './support/temp-home.js';
+import { cliHere, dumpLog, runHook, useTempHomes } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const NOW = '2026-12-01T10:00:00.000Z';
@@ -37,13 +37,13 @@ describe('engram backfill', () => {
     const home = newHome({ ENGRAM_NOW: NOW });
     const generated = generateClaudeDir(home.paths.claude);
 
-    const dry = await runCli(['backfill', '--dry-run'], home.env);
+    const dry = await cliHere(['backfill', '--dry-run'], home.env);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^dry run, nothing appended: /);
     const derived = /events: (\d+) derived, \1 would be new, 0 already in the log/.exec(dry.stdout)?.[1];
     expect(derived, dry.stdout).toBeDefined();
 
-    const first = await runCli(['backfill', '--no-distill'], home.env);
+    const first = await cliHere(['backfill', '--no-distill'], home.env);
     // Everything the dry run found new still was: it appended nothing.
     expect(first.stdout).toContain(`events: ${derived} derived, ${derived} appended, 0 already in the log`);
     expect(first.stderr).toBe('');
@@ -100,7 +100,7 @@ describe('engram backfill', () => {
     expect(JSON.parse(view.split('\n')[0]!)).toMatchObject({ session: payments![0], prompts: payments![1].prompts, toolCalls: payments![1].toolCalls });
 
     // Twice = once: nothing new, and no file is read again.
-    const second = await runCli(['backfill'], home.env);
+    const second = await cliHere(['backfill'], home.env);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('events: 0 derived, 0 appended');
     expect(second.stdout).toMatch(/files read: 0 .*unchanged since an earlier run: 70/);
@@ -131,13 +131,13 @@ describe('engram backfill', () => {
     const generated = generateClaudeDir(home.paths.claude, { sessions: 12 });
     const project = '/home/dev/src/ml_pipeline';
     const since = new Date([...generated.sessions.values()].filter((s) => s.project === project)[1]!.firstAt).toISOString();
-    const narrowed = await runCli(['backfill', '--project', project, '--since', since, '--no-distill'], home.env);
+    const narrowed = await cliHere(['backfill', '--project', project, '--since', since, '--no-distill'], home.env);
     expect(narrowed.code).toBe(0);
     const events = (await dumpLog(home.env)).filter((event) => event.session !== '' && event.type !== 'DistillSkipped');
     expect(new Set(events.map((event) => event.session)).size).toBe(2);
     expect(events.every((event) => event.project === project && event.ts >= since)).toBe(true);
 
-    const bad = await runCli(['backfill', '--since', 'last tuesday'], home.env);
+    const bad = await cliHere(['backfill', '--since', 'last tuesday'], home.env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since takes a date');
   }, 60_000);
@@ -176,7 +176,7 @@ describe('engram backfill', () => {
         }
       }
     }
-    const result = await runCli(['backfill', '--no-distill'], home.env);
+    const result = await cliHere(['backfill', '--no-distill'], home.env);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('also captured live by the hooks');
     const events = (await dumpLog(home.env)).filter((event) => event.session === session && event.type !== 'DistillSkipped');
@@ -205,8 +205,8 @@ describe('backfilled sessions through the pipeline', () => {
       ENGRAM_LLM_CMD: `node ${join(import.meta.dirname, '..', 'fixtures', 'fake-llm', 'fake-llm.mjs')}`,
     });
     const generated = generateClaudeDir(home.paths.claude, { sessions: 4 });
-    expect((await runCli(['backfill'], home.env)).code).toBe(0);
-    const drained = await runCli(['worker', '--drain'], home.env);
+    expect((await cliHere(['backfill'], home.env)).code).toBe(0);
+    const drained = await cliHere(['worker', '--drain'], home.env);
     expect(drained.code, drained.stderr).toBe(0);
     const events = await dumpLog(home.env);
     const requested = events.filter((event) => event.type === 'DistillRequested').map((event) => event.session);
@@ -221,7 +221,7 @@ describe('backfilled sessions through the pipeline', () => {
     }
     // A June session's episode is dated June, so December's tick finds it long decayed and archives it
     // (an episode the fake LLM worded like another's may be superseded as a near-duplicate instead).
-    const maintained = await runCli(['maintain'], home.env);
+    const maintained = await cliHere(['maintain'], home.env);
     expect(maintained.code, maintained.stderr).toBe(0);
     const archived = (await dumpLog(home.env)).filter((event) => event.type === 'MemoryArchived').map((event) => event.data.memoryId as string);
     const session = [...generated.sessions.keys()].find((id) => archived.includes(`episode:${id}`));

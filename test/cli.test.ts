@@ -5,7 +5,7 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
-import { cliPath, runCli, runCommand, runHook, tempHome, type ProcessResult, type TempHome, walkFiles } from './support/temp-home.js';
+import { cliHere, cliPath, type ProcessResult, runCli, runCommand, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -45,48 +45,48 @@ describe('the CLI', () => {
 
   it('rebuilds to the same bytes, with or without a worker, and replays a prefix elsewhere', async () => {
     const h = seeded();
-    await runCli(['worker', '--drain'], h.env);
+    await cliHere(['worker', '--drain'], h.env);
     const before = walkFiles(h.paths.views, h.paths.claude);
     expect(Object.keys(before).length).toBeGreaterThan(5);
-    expect((await runCli(['rebuild'], h.env)).code).toBe(0);
+    expect((await cliHere(['rebuild'], h.env)).code).toBe(0);
     expect(walkFiles(h.paths.views, h.paths.claude)).toEqual(before);
     await runCli(['worker', '--detach'], h.env);
-    const only = await runCli(['rebuild', '--only', 'stats'], h.env);
+    const only = await cliHere(['rebuild', '--only', 'stats'], h.env);
     expect(only.stderr).toMatch(/^rebuilt stats from 150 events/);
     expect(walkFiles(h.paths.views, h.paths.claude)).toEqual(before);
     const out = join(h.root, 'replay');
-    const replay = await runCli(['replay', '--until', '40', '--out', out], h.env);
+    const replay = await cliHere(['replay', '--until', '40', '--out', out], h.env);
     expect(replay.stderr).toContain('replayed events 1..40 of 150');
     const replayed = walkFiles(join(out, 'views'), join(out, 'claude'));
     expect(Object.keys(replayed).length).toBeGreaterThan(0);
     expect(replayed).not.toEqual(before);
     expect(walkFiles(h.paths.views, h.paths.claude)).toEqual(before);
-    expect((await runCli(['replay', '--until', '40', '--out', out], h.env)).code).toBe(2);
-    const byTime = await runCli(['replay', '--until', '2026-10-01T08:05:00Z', '--out', join(h.root, 'early')], h.env);
+    expect((await cliHere(['replay', '--until', '40', '--out', out], h.env)).code).toBe(2);
+    const byTime = await cliHere(['replay', '--until', '2026-10-01T08:05:00Z', '--out', join(h.root, 'early')], h.env);
     expect(byTime.stderr).toMatch(/replayed events 1\.\.\d+ of 150/);
   });
 
   it('says plainly what is wrong', async () => {
     const h = seeded();
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain('150 hook events wait in the spool');
     expect(doctor.stdout).toContain("engram's hooks are not in");
-    await runCli(['worker', '--drain'], h.env);
+    await cliHere(['worker', '--drain'], h.env);
     await runCli(['install'], h.env);
-    const healthy = await runCli(['doctor'], h.env);
+    const healthy = await cliHere(['doctor'], h.env);
     expect(healthy.stdout).toMatch(/all \d+ projections are up to date/);
     expect(healthy.stdout).toContain('hooks are installed in');
     expect(healthy.code).toBe(0);
     // A view someone deleted is not "up to date".
     const trace = join(h.paths.views, 'trace', readdirSync(join(h.paths.views, 'trace'))[0]!);
     rmSync(trace);
-    const missing = await runCli(['doctor'], h.env);
+    const missing = await cliHere(['doctor'], h.env);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain(`✗ 1 file(s) that projection trace wrote are gone (e.g. ${trace}); \`engram rebuild --only trace\` writes them again`);
-    expect((await runCli(['rebuild', '--only', 'trace'], h.env)).code).toBe(0);
+    expect((await cliHere(['rebuild', '--only', 'trace'], h.env)).code).toBe(0);
     expect(existsSync(trace)).toBe(true);
-    expect((await runCli(['doctor'], h.env)).code).toBe(0);
+    expect((await cliHere(['doctor'], h.env)).code).toBe(0);
   });
 
   it('runs a worker that exits by itself once idle, removing its pid file and socket', async () => {
@@ -96,7 +96,7 @@ describe('the CLI', () => {
     let status = '';
     for (let i = 0; i < 100 && !status.startsWith('not running'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      status = (await runCli(['worker', 'status'], h.env)).stdout;
+      status = (await cliHere(['worker', 'status'], h.env)).stdout;
     }
     expect(status).toMatch(/^not running/);
     expect(existsSync(h.paths.pidFile)).toBe(false);
@@ -118,7 +118,7 @@ describe('the CLI', () => {
 describe('small things a user meets', () => {
   it('`engram log dump | head -1` exits 0 and prints nothing on stderr, with and without a worker', async () => {
     const h = seeded(20, 100);
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     // The shell's pipeline itself, so the reader really goes away after one line.
     const pipeline = () =>
       new Promise<{ status: string; stderr: string }>((resolve, reject) => {
@@ -152,15 +152,15 @@ describe('small things a user meets', () => {
 
   it('replay --until takes a seq or a full ISO time and nothing else: " 50", "50.5", "-5" or a date alone are usage errors', async () => {
     const h = seeded();
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     for (const until of [' 50', '50.5', '-5', '1e3', '2026-10-01', '2026-10-01T08:05:00', 'yesterday']) {
-      const result = await runCli(['replay', `--until=${until}`, '--out', join(h.root, 'out')], h.env);
+      const result = await cliHere(['replay', `--until=${until}`, '--out', join(h.root, 'out')], h.env);
       expect(result.code, JSON.stringify(until)).toBe(2);
       expect(result.stderr).toContain('engram: --until takes a seq (digits, e.g. 40) or an ISO 8601 time with a zone');
       expect(existsSync(join(h.root, 'out'))).toBe(false);
     }
     for (const [until, expected] of [['040', 'replayed events 1..40 of 150'], ['2026-10-01T08:05:00+00:00', 'replayed events 1..']] as const) {
-      const result = await runCli(['replay', `--until=${until}`, '--out', join(h.root, `ok-${until}`)], h.env);
+      const result = await cliHere(['replay', `--until=${until}`, '--out', join(h.root, `ok-${until}`)], h.env);
       expect(result.code).toBe(0);
       expect(result.stderr).toContain(expected);
     }
@@ -178,7 +178,7 @@ describe('memory directories people already use', () => {
     writeFileSync(join(memory, 'prefs.md'), 'small PRs please\n');
     writeFileSync(join(memory, 'auto-errors.md'), 'my own notes about errors\n');
     await runHook('UserPromptSubmit', { session_id: 's', cwd: '/home/dev/src/app', prompt: 'hello there' }, h.env);
-    await runCli(['worker', '--drain'], h.env);
+    await cliHere(['worker', '--drain'], h.env);
     const after = readFileSync(join(memory, 'MEMORY.md'), 'utf8');
     expect(after.startsWith(index)).toBe(true);
     // engram's own files are linked; the user's auto-errors.md is not claimed as engram's.
@@ -187,11 +187,11 @@ describe('memory directories people already use', () => {
     expect(readFileSync(join(memory, 'prefs.md'), 'utf8')).toBe('small PRs please\n');
     expect(readFileSync(join(memory, 'auto-errors.md'), 'utf8')).toBe('my own notes about errors\n');
     expect(readFileSync(join(memory, 'auto-stats.md'), 'utf8')).toContain('| prompts | 1 |');
-    expect((await runCli(['doctor'], h.env)).stdout).toContain('auto-errors.md was not written by engram');
+    expect((await cliHere(['doctor'], h.env)).stdout).toContain('auto-errors.md was not written by engram');
     // A rebuild appends nothing (reactors do not run) and changes none of it.
-    const head = JSON.parse((await runCli(['log', 'stats', '--json'], h.env)).stdout).head;
-    await runCli(['rebuild'], h.env);
-    expect(JSON.parse((await runCli(['log', 'stats', '--json'], h.env)).stdout).head).toBe(head);
+    const head = JSON.parse((await cliHere(['log', 'stats', '--json'], h.env)).stdout).head;
+    await cliHere(['rebuild'], h.env);
+    expect(JSON.parse((await cliHere(['log', 'stats', '--json'], h.env)).stdout).head).toBe(head);
     expect(readFileSync(join(memory, 'MEMORY.md'), 'utf8')).toBe(after);
     expect(readFileSync(join(memory, 'auto-errors.md'), 'utf8')).toBe('my own notes about errors\n');
   });
@@ -200,7 +200,7 @@ describe('memory directories people already use', () => {
 describe('commands that only read', () => {
   it('change nothing, not even after a projectorVersion changed; only the worker rebuilds', async () => {
     const h = seeded();
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     // As if this build's sessions projector were newer than what its checkpoint was made by.
     const db = new Level<string, Buffer>(h.paths.state, { valueEncoding: 'buffer' });
     await db.open();
@@ -210,20 +210,20 @@ describe('commands that only read', () => {
     await db.close();
     const views = walkFiles(h.paths.views);
     for (const args of [['log', 'dump'], ['log', 'stats'], ['worker', 'status'], ['doctor']]) {
-      await runCli(args, h.env);
+      await cliHere(args, h.env);
       expect(walkFiles(h.paths.views), args.join(' ')).toEqual(views);
     }
-    expect((await runCli(['doctor'], h.env)).stdout).toContain('projection sessions must be rebuilt from the log because its projectorVersion changed');
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['doctor'], h.env)).stdout).toContain('projection sessions must be rebuilt from the log because its projectorVersion changed');
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     expect(walkFiles(h.paths.views)).toEqual(views);
-    expect((await runCli(['doctor'], h.env)).stdout).toMatch(/projection sessions was rebuilt from the log at .* because its projectorVersion changed/);
+    expect((await cliHere(['doctor'], h.env)).stdout).toMatch(/projection sessions was rebuilt from the log at .* because its projectorVersion changed/);
   });
 
   it('create nothing in a home that has no log yet', async () => {
     const h = tempHome();
     homes.push(h);
     for (const args of [['log', 'dump'], ['log', 'stats', '--json'], ['worker', 'status'], ['migrate', '--dry-run']]) {
-      const result = await runCli(args, h.env);
+      const result = await cliHere(args, h.env);
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
     }
     expect(existsSync(h.paths.log)).toBe(false);
@@ -234,18 +234,18 @@ describe('commands that only read', () => {
 describe('a projection whose checkpoint cannot be read', () => {
   it('rebuilds alone while the worker, drains and rebuilds go on, and doctor says so', async () => {
     const h = seeded();
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     const views = walkFiles(h.paths.views);
     const db = new Level<string, Buffer>(h.paths.state, { valueEncoding: 'buffer' });
     await db.open();
     await db.put('!p.trace.0!c', Buffer.from('torn'));
     await db.close();
-    const drained = await runCli(['worker', '--drain'], h.env);
+    const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code, drained.stderr).toBe(0);
     expect(walkFiles(h.paths.views)).toEqual(views);
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).toMatch(/✓ projection trace was rebuilt from the log at .* because its checkpoint could not be read/);
     expect(doctor.stdout).not.toMatch(/projection (sessions|stats|counts) was rebuilt/);
-    expect((await runCli(['rebuild'], h.env)).code).toBe(0);
+    expect((await cliHere(['rebuild'], h.env)).code).toBe(0);
   });
 });

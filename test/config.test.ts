@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveSettings, withConfig } from '../src/config/effective-settings.js';
 import { ENVIRONMENT_ONLY, SETTINGS } from '../src/config/setting-table.js';
 import { applyHookConfig, HOOK_SETTINGS } from '../src/hooks/hook-config.js';
-import { repoRoot, runCli, runHook, useTempHomes } from './support/temp-home.js';
+import { cliHere, repoRoot, runHook, useTempHomes } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -42,26 +42,26 @@ describe('config.json: one file, the environment over it', () => {
 
   it('`config set` checks the value; `list` shows each value and its source; `get` says when the environment overrides', async () => {
     const h = home(unset);
-    expect((await runCli(['config', 'set', 'distiller', 'off'], h.env)).code).toBe(0);
-    expect((await runCli(['config', 'set', 'recallWaitMs', '300'], h.env)).code).toBe(0);
-    expect((await runCli(['config', 'set', 'audit', 'on'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'set', 'distiller', 'off'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'set', 'recallWaitMs', '300'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'set', 'audit', 'on'], h.env)).code).toBe(0);
     expect(JSON.parse(readFileSync(h.paths.config, 'utf8'))).toEqual({ distiller: 'off', recallWaitMs: 300, audit: true });
-    const bad = await runCli(['config', 'set', 'distiller', 'maybe'], h.env);
+    const bad = await cliHere(['config', 'set', 'distiller', 'maybe'], h.env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('engram: distiller cannot be "maybe": Invalid option: expected one of "on"|"off" (`off`: no session is distilled into memories)\n');
-    const negative = await runCli(['config', 'set', 'recallWaitMs', '-3'], h.env);
+    const negative = await cliHere(['config', 'set', 'recallWaitMs', '-3'], h.env);
     expect(negative.code).toBe(2);
     expect(negative.stderr).toContain('recallWaitMs cannot be "-3"');
-    expect((await runCli(['config', 'set', 'nosuch', '1'], h.env)).stderr).toContain('"nosuch" is not a setting; the settings are distiller, llmCommand');
-    const list = await runCli(['config', 'list'], { ...h.env, ENGRAM_EMBEDDER: 'off' });
+    expect((await cliHere(['config', 'set', 'nosuch', '1'], h.env)).stderr).toContain('"nosuch" is not a setting; the settings are distiller, llmCommand');
+    const list = await cliHere(['config', 'list'], { ...h.env, ENGRAM_EMBEDDER: 'off' });
     expect(list.stdout).toMatch(/^SETTING +VALUE +FROM +ENVIRONMENT VARIABLE$/m);
     expect(list.stdout).toMatch(/^distiller +off +config\.json +ENGRAM_DISTILLER$/m);
     expect(list.stdout).toMatch(/^embedder +off +env ENGRAM_EMBEDDER +ENGRAM_EMBEDDER$/m);
     expect(list.stdout).toMatch(/^llmTimeoutMs +120000 +default /m);
-    const got = await runCli(['config', 'get', 'distiller'], { ...h.env, ENGRAM_DISTILLER: 'on' });
+    const got = await cliHere(['config', 'get', 'distiller'], { ...h.env, ENGRAM_DISTILLER: 'on' });
     expect(got.stdout).toBe('on\n');
     expect(got.stderr).toContain('ENGRAM_DISTILLER');
-    expect((await runCli(['config', 'unset', 'audit'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'unset', 'audit'], h.env)).code).toBe(0);
     expect(JSON.parse(readFileSync(h.paths.config, 'utf8'))).toEqual({ distiller: 'off', recallWaitMs: 300 });
   });
 
@@ -69,40 +69,40 @@ describe('config.json: one file, the environment over it', () => {
     const h = home(unset);
     mkdirSync(h.paths.home, { recursive: true });
     writeFileSync(h.paths.config, '{"distiller": "maybe", "colour": 1}');
-    const stats = await runCli(['log', 'stats'], h.env);
+    const stats = await cliHere(['log', 'stats'], h.env);
     expect(stats.code).toBe(1);
     expect(stats.stderr).toContain(`engram: ${h.paths.config}: distiller: Invalid option: expected one of "on"|"off"; (root): a key the schema does not know (unknown: "colour")`);
     expect(stats.stderr).not.toContain('[');
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).toContain(`✗ ${h.paths.config}: distiller`);
     writeFileSync(h.paths.config, 'not json');
-    expect((await runCli(['log', 'stats'], h.env)).stderr).toContain('is not JSON');
+    expect((await cliHere(['log', 'stats'], h.env)).stderr).toContain('is not JSON');
   });
 
   it('every process sees the file: a hook obeys it, the worker a hook starts runs with it (doctor shows the worker\'s, not the shell\'s), and a change restarts the worker', { timeout: 120_000 }, async () => {
     const h = home(unset);
     const base = { session_id: 's1', cwd: join(h.root, 'project'), transcript_path: join(h.root, 't.jsonl') };
     // The hooks read workerAutostart from the file: off, no worker starts.
-    expect((await runCli(['config', 'set', 'workerAutostart', 'false'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'set', 'workerAutostart', 'false'], h.env)).code).toBe(0);
     expect((await runHook('SessionStart', { ...base, hook_event_name: 'SessionStart', source: 'startup' }, h.env)).code).toBe(0);
     expect(existsSync(h.paths.pidFile)).toBe(false);
     // On, and the distiller off in the file only: the worker the hook starts runs with it.
-    expect((await runCli(['config', 'set', 'workerAutostart', 'true'], h.env)).code).toBe(0);
-    expect((await runCli(['config', 'set', 'distiller', 'off'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'set', 'workerAutostart', 'true'], h.env)).code).toBe(0);
+    expect((await cliHere(['config', 'set', 'distiller', 'off'], h.env)).code).toBe(0);
     expect((await runHook('UserPromptSubmit', { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'hello there' }, h.env)).code).toBe(0);
     expect(await waitUntil(() => existsSync(h.paths.pidFile), 30_000)).toBe(true);
     // The shell that asks says on; the worker's answer counts.
-    const doctor = await runCli(['doctor'], { ...h.env, ENGRAM_DISTILLER: 'on' });
+    const doctor = await cliHere(['doctor'], { ...h.env, ENGRAM_DISTILLER: 'on' });
     const pid = /settings of the worker \(pid (\d+)\)/.exec(doctor.stdout)?.[1];
     expect(pid, doctor.stdout).toBeDefined();
     expect(doctor.stdout).toContain('      distiller = off  (config.json)');
     expect(doctor.stdout).toContain('- the distiller is off (distiller = off, from config.json)');
     // The file changes: the worker notices, starts its successor and hands over to it.
-    const set = await runCli(['config', 'set', 'distiller', 'on'], h.env);
+    const set = await cliHere(['config', 'set', 'distiller', 'on'], h.env);
     expect(set.stdout).toContain('restarts itself to apply it');
     let after = '';
     expect(await waitUntil(async () => {
-      after = (await runCli(['doctor'], h.env)).stdout;
+      after = (await cliHere(['doctor'], h.env)).stdout;
       const now = /settings of the worker \(pid (\d+)\)/.exec(after)?.[1];
       return now !== undefined && now !== pid;
     }, 60_000)).toBe(true);

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
-import { drain, dumpLog, repoRoot, runCli, runHook, tempHome, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, drain, dumpLog, repoRoot, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -79,7 +79,7 @@ describe('the distiller, end to end through hooks, the worker and a fake LLM com
     expect(file('set-up-installs-and-ci-deploys.md')).toMatchObject({ status: 'active', tier: 'episodic' });
     expect(file('install-with-pnpm.md')).toMatchObject({ status: 'provisional', confidence: 0.3 });
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).not.toContain('install-with-pnpm.md');
-    await runCli(['maintain', '--now', '2026-11-03T00:00:00.000Z'], env);
+    await cliHere(['maintain', '--now', '2026-11-03T00:00:00.000Z'], env);
     expect(file('deploy-with-make-deploy.md')).toMatchObject({ status: 'active' });
 
     await session(h, project, 'sess-bravo', 'marker-bravo', '2026-11-05');
@@ -87,7 +87,7 @@ describe('the distiller, end to end through hooks, the worker and a fake LLM com
     expect(llmCalls()).toBe(2);
     expect(file('install-with-pnpm.md')).toMatchObject({ status: 'active', confidence: 0.4, reinforced: 1 });
     expect(readFileSync(join(dir, 'MEMORY.md'), 'utf8')).toContain('install-with-pnpm.md');
-    const maintained = await runCli(['maintain', '--now', '2026-11-06T00:00:00.000Z'], env);
+    const maintained = await cliHere(['maintain', '--now', '2026-11-06T00:00:00.000Z'], env);
     expect(maintained.code, maintained.stderr).toBe(0);
     expect(readFileSync(join(dir, '_archive', 'deploy-with-make-deploy.md'), 'utf8')).toContain('superseded_by: Deploys go through CI only');
 
@@ -100,11 +100,11 @@ describe('the distiller, end to end through hooks, the worker and a fake LLM com
     await drain({ ...env, ENGRAM_NOW: '2026-11-07T11:00:00.000Z', ENGRAM_LLM_TIMEOUT_MS: '1500' });
     const failed = (await dumpLog(env)).filter((event) => event.type === 'DistillFailed');
     expect(failed.map((event) => [event.session, event.data.reason, event.data.final])).toEqual([['sess-charlie', 'timeout', false]]);
-    const doctor = await runCli(['doctor'], { ...env, ENGRAM_LLM_CMD: '' });
+    const doctor = await cliHere(['doctor'], { ...env, ENGRAM_LLM_CMD: '' });
     expect(doctor.stdout).toContain('- distillation by an LLM is off');
 
     const before = walkFiles(h.paths.claude, h.paths.views);
-    const rebuilt = await runCli(['rebuild'], env);
+    const rebuilt = await cliHere(['rebuild'], env);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(llmCalls()).toBe(3);
     expect(walkFiles(h.paths.claude, h.paths.views)).toEqual(before);
@@ -123,19 +123,19 @@ describe('say what is true: an episode written from the trace is labelled so, an
     await session(h, project, 'sess-trace', 'marker-trace', '2026-11-02');
     // Ingested, not distilled yet: distilled by hand, as a user would.
     await drain({ ...env, ENGRAM_DISTILLER: 'off' });
-    const first = await runCli(['distill', '--session', 'sess-trace'], { ...env, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
+    const first = await cliHere(['distill', '--session', 'sess-trace'], { ...env, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^episode written from the trace alone \(no LLM: /);
     const episodeFile = () => readFileSync(join(dir, 'session-2026-11-02-in-payments.md'), 'utf8');
     expect(episodeFile()).toContain('3 prompts, 5 tool calls');
     expect(episodeFile()).toContain('(from the trace; no LLM)');
 
-    const again = await runCli(['distill', '--session', 'sess-trace'], { ...env, ENGRAM_NOW: '2026-11-02T12:00:00.000Z' });
+    const again = await cliHere(['distill', '--session', 'sess-trace'], { ...env, ENGRAM_NOW: '2026-11-02T12:00:00.000Z' });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^not distilled again: nothing new since its episode was written from the trace/);
     expect(episodeFile()).toContain('3 prompts, 5 tool calls');
     // A rebuild replays what was recorded: still the whole session.
-    expect((await runCli(['rebuild'], env)).code).toBe(0);
+    expect((await cliHere(['rebuild'], env)).code).toBe(0);
     expect(episodeFile()).toContain('3 prompts, 5 tool calls');
 
     const trace = JSON.parse(readFileSync(join(h.paths.views, 'trace', `${projectMemoryDir(project).split('/')[1]}.json`), 'utf8')) as { line: string; sessions: Array<{ distilledVia: string | null }> };
@@ -156,11 +156,11 @@ describe('say what is true: an episode written from the trace is labelled so, an
     const withLlm = { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: `${process.execPath} ${join(repoRoot, 'fixtures', 'fake-llm', 'fake-llm.mjs')}`, FAKE_LLM_ANSWERS: answersFile, FAKE_LLM_CALLS: join(h.root, 'calls') };
     await session(h, project, 'sess-alpha', 'marker-alpha', '2026-11-02');
     await drain({ ...h.env, ENGRAM_DISTILLER: 'off' });
-    const distilled = await runCli(['distill', '--session', 'sess-alpha'], { ...withLlm, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
+    const distilled = await cliHere(['distill', '--session', 'sess-alpha'], { ...withLlm, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
     expect(distilled.stdout).toMatch(/^distilled sess-alpha by the LLM: /);
     const episode = join(h.paths.claude, projectMemoryDir(project), 'set-up-installs-and-ci-deploys.md');
     const before = readFileSync(episode, 'utf8');
-    const without = await runCli(['distill', '--session', 'sess-alpha'], { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: '', PATH: dirname(process.execPath), ENGRAM_NOW: '2026-11-02T12:00:00.000Z' });
+    const without = await cliHere(['distill', '--session', 'sess-alpha'], { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: '', PATH: dirname(process.execPath), ENGRAM_NOW: '2026-11-02T12:00:00.000Z' });
     expect(without.stdout).toMatch(/^not distilled again: kept the episode the LLM wrote/);
     expect(readFileSync(episode, 'utf8')).toBe(before);
   });

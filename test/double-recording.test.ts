@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findDoubleRecording } from '../src/cli/double-recording.js';
-import { hooksDir, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, hooksDir, runCli, type TempHome, useTempHomes } from './support/temp-home.js';
 import { installHooks } from '../src/cli/install.js';
 
 const home = useTempHomes();
@@ -44,11 +44,11 @@ describe('double recording', () => {
     const h = home();
     expect((await runCli(['install'], h.env)).code).toBe(0);
     installPlugin(h);
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain(`✗ engram is installed twice: its plugin is enabled in Claude Code (${ID})`);
     expect((await runCli(['uninstall'], h.env)).code).toBe(0);
-    expect((await runCli(['doctor'], h.env)).stdout).not.toContain('twice');
+    expect((await cliHere(['doctor'], h.env)).stdout).not.toContain('twice');
   });
 
   it('is only reported when both are active: installed and enabled, per scope, in either registry format', async () => {

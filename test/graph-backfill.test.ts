@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectMemoryDir } from '../src/paths.js';
-import { drain, repoRoot, runCli, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, drain, repoRoot, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -35,7 +35,7 @@ describe('engram graph backfill', () => {
     const calls = join(h.root, 'calls');
     const env = { ...h.env, ENGRAM_DISTILLER: '', ENGRAM_LLM_CMD: `${process.execPath} ${join(repoRoot, 'fixtures', 'fake-llm', 'fake-llm.mjs')}`, FAKE_LLM_ANSWERS: answers, FAKE_LLM_CALLS: calls };
     await drain(env);
-    const first = await runCli(['graph', 'backfill', '--project', project], env);
+    const first = await cliHere(['graph', 'backfill', '--project', project], env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('7 graphs recorded of 7 memories without one');
     expect(Number(readFileSync(calls, 'utf8'))).toBe(2);
@@ -46,10 +46,10 @@ describe('engram graph backfill', () => {
       entities: [{ name: 'inventory', type: 'service' }, { name: 'mysql', type: 'service' }],
       relations: [{ src: 'inventory', rel: 'depends_on', dst: 'mysql' }],
     });
-    const again = await runCli(['graph', 'backfill', '--project', project], env);
+    const again = await cliHere(['graph', 'backfill', '--project', project], env);
     expect(again.stdout).toContain('0 graphs recorded of 0 memories');
     expect(Number(readFileSync(calls, 'utf8'))).toBe(2);
-    expect((await runCli(['graph', 'backfill'], { ...env, ENGRAM_LLM_CMD: '' })).code).toBe(1);
+    expect((await cliHere(['graph', 'backfill'], { ...env, ENGRAM_LLM_CMD: '' })).code).toBe(1);
     expect(existsSync(join(dir, 'billing-on-postgres.md.json'))).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectMemoryDir, projectSlug } from '../src/paths.js';
-import { drain, runCli, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, drain, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -47,7 +47,7 @@ describe('engram graph ENTITY', () => {
     expect(existsSync(join(h.paths.views, 'graph', `${projectSlug(project)}.json`))).toBe(true);
     const dir = join(h.paths.claude, projectMemoryDir(project));
 
-    const json = await runCli(['graph', 'POSTGRES', '--project', project, '--json'], h.env);
+    const json = await cliHere(['graph', 'POSTGRES', '--project', project, '--json'], h.env);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([
       {
@@ -59,25 +59,25 @@ describe('engram graph ENTITY', () => {
     ]);
     for (const memory of JSON.parse(json.stdout)[0].memories) expect(existsSync(memory.file)).toBe(true);
 
-    const text = await runCli(['graph', 'ledger', 'services', '--project', project], h.env);
+    const text = await cliHere(['graph', 'ledger', 'services', '--project', project], h.env);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toBe(
       [`ledger service (service) — ${project}`, '  ledger service depends_on Postgres', '  named in 1 memory:', `    ${join(dir, 'ledger-uses-integer-cents.md')}  Ledger uses integer cents`, ''].join('\n'),
     );
     for (const name of ['pool.ts', 'src/db/pool.ts', './src/db/pool.ts']) {
-      const byPath = await runCli(['graph', name, '--project', project, '--json'], h.env);
+      const byPath = await cliHere(['graph', name, '--project', project, '--json'], h.env);
       expect(byPath.code, `${name}: ${byPath.stderr}`).toBe(0);
       expect(JSON.parse(byPath.stdout)).toMatchObject([{ name: 'src/db/pool.ts', type: 'file', aliases: ['pool.ts'], out: [{ rel: 'configures', entity: 'Postgres' }] }]);
     }
     // The global memories' graph answers in any project.
-    const global = await runCli(['graph', 'pnpm', '--project', '/home/dev/elsewhere', '--json'], h.env);
+    const global = await cliHere(['graph', 'pnpm', '--project', '/home/dev/elsewhere', '--json'], h.env);
     expect(JSON.parse(global.stdout)).toMatchObject([{ name: 'pnpm', project: '', memories: [{ name: 'Prefer pnpm' }] }]);
 
     // A provisional memory's entity is not in the graph, and an unknown name is a clear error.
-    const redis = await runCli(['graph', 'redis', '--project', project], h.env);
+    const redis = await cliHere(['graph', 'redis', '--project', project], h.env);
     expect(redis.code).toBe(1);
     expect(redis.stderr).toContain('no memory in force names "redis"');
-    expect((await runCli(['graph', '--project', project], h.env)).code).toBe(2);
+    expect((await cliHere(['graph', '--project', project], h.env)).code).toBe(2);
   });
 
   it('imports the graph sidecars of an imported memory directory, refusing a malformed one with a reason', async () => {
@@ -90,16 +90,16 @@ describe('engram graph ENTITY', () => {
     writeFileSync(join(source, 'cache.md'), '---\nname: Cache\ndescription: the cache\ntype: project\n---\nRedis holds sessions.\n');
     writeFileSync(join(source, '_graph', 'cache.md.json'), JSON.stringify({ entities: [{ name: 'Redis', type: 'planet' }] }));
     const target = '/home/dev/src/orders';
-    const first = await runCli(['import', source, '--project', target], h.env);
+    const first = await cliHere(['import', source, '--project', target], h.env);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('imported: Database ← db.md (with its graph)\n');
     expect(first.stdout).toMatch(/_graph\/cache\.md\.json: not a graph sidecar \(entities\.0\.type: .*\); Cache is imported without its graph/);
     await drain(h.env);
-    const shown = await runCli(['graph', 'postgres', '--project', target, '--json'], h.env);
+    const shown = await cliHere(['graph', 'postgres', '--project', target, '--json'], h.env);
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject([{ name: 'Postgres', in: [{ rel: 'part_of', entity: 'orders' }], memories: [{ name: 'Database', file: join(h.paths.claude, projectMemoryDir(target), 'db.md') }] }]);
-    expect((await runCli(['graph', 'redis', '--project', target], h.env)).code).toBe(1);
-    const again = await runCli(['import', source, '--project', target], h.env);
+    expect((await cliHere(['graph', 'redis', '--project', target], h.env)).code).toBe(1);
+    const again = await cliHere(['import', source, '--project', target], h.env);
     expect(again.stdout).toContain('0 imported, 2 already there');
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
-import { drain, dumpLog, runCli, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
+import { cliHere, drain, dumpLog, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const NOW = '2026-11-01T10:00:00.000Z';
@@ -38,7 +38,7 @@ describe('engram import', () => {
     const project = join(home.root, 'repo');
     mkdirSync(project);
 
-    const first = await runCli(['import', source, '--project', project], home.env);
+    const first = await cliHere(['import', source, '--project', project], home.env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('imported: Testing ← native.md\n');
@@ -69,7 +69,7 @@ describe('engram import', () => {
 
     const targetBefore = walkFiles(home.paths.claude);
     const eventsBefore = (await dumpLog(home.env)).length;
-    const second = await runCli(['import', source, '--project', project], home.env);
+    const second = await cliHere(['import', source, '--project', project], home.env);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('0 imported, 7 already there, 3 reported; 0 events recorded');
     expect((await dumpLog(home.env)).length).toBe(eventsBefore);
@@ -85,7 +85,7 @@ describe('engram import', () => {
     writeSourceDir(memDir);
     const before = bytesOf(memDir);
 
-    const first = await runCli(['import', memDir, '--project', project], home.env);
+    const first = await cliHere(['import', memDir, '--project', project], home.env);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('7 imported, 0 already there, 3 reported; 7 events recorded');
     const after = bytesOf(memDir);
@@ -105,9 +105,9 @@ describe('engram import', () => {
     expect(parseMemoryFile(converted[0]![1], 'x.md').body).toBe('- Always squash-merge pull requests\n');
 
     const eventsBefore = (await dumpLog(home.env)).length;
-    const second = await runCli(['import', memDir, '--project', project], home.env);
+    const second = await cliHere(['import', memDir, '--project', project], home.env);
     expect(second.stdout).toMatch(/0 imported, \d+ already there, 3 reported; 0 events recorded/);
-    const reconcile = await runCli(['reconcile', '--project', project], home.env);
+    const reconcile = await cliHere(['reconcile', '--project', project], home.env);
     expect(reconcile.code).toBe(0);
     expect(reconcile.stdout).toContain('0 events recorded');
     expect((await dumpLog(home.env)).length).toBe(eventsBefore);
@@ -120,27 +120,27 @@ describe('engram import', () => {
     mkdirSync(source);
     writeFileSync(join(source, 'native.md'), '---\nname: Testing\ndescription: run the tests with vitest\ntype: feedback\n---\nRun `npx vitest run`.\n');
     const project = join(home.root, 'repo');
-    expect((await runCli(['import', source, '--project', project], home.env)).code).toBe(0);
+    expect((await cliHere(['import', source, '--project', project], home.env)).code).toBe(0);
     const file = join(home.paths.claude, projectMemoryDir(project), 'native.md');
     const edited = readFileSync(file, 'utf8').replace(/---\nRun `npx vitest run`\.\n$/, '---\nRun `npx vitest run --changed`.\nOnly the changed files, please.\n');
     writeFileSync(file, edited);
 
-    const rebuild = await runCli(['rebuild'], home.env);
+    const rebuild = await cliHere(['rebuild'], home.env);
     expect(rebuild.code).toBe(0);
     expect(rebuild.stderr).toContain('recorded 1 changes made by hand to memory files before rebuilding');
     expect(readFileSync(file, 'utf8')).toBe(edited);
     expect((await dumpLog(home.env)).filter((e) => e.type === 'MemoryEdited').map((e) => e.data.by)).toEqual(['hand']);
-    const again = await runCli(['rebuild'], home.env);
+    const again = await cliHere(['rebuild'], home.env);
     expect(again.stderr).not.toContain('recorded');
     expect(readFileSync(file, 'utf8')).toBe(edited);
 
-    const missing = await runCli(['import', join(home.root, 'nowhere'), '--project', project], home.env);
+    const missing = await cliHere(['import', join(home.root, 'nowhere'), '--project', project], home.env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^engram: cannot read memory directory .*nowhere/);
-    const usage = await runCli(['import', source, '--global', '--project', project], home.env);
+    const usage = await cliHere(['import', source, '--global', '--project', project], home.env);
     expect(usage.code).toBe(2);
     // The same directory into the global one: another target, so other memories.
-    const global = await runCli(['import', source, '--global'], home.env);
+    const global = await cliHere(['import', source, '--global'], home.env);
     expect(global.code).toBe(0);
     expect(global.stdout).toContain(`1 imported, 0 already there, 0 reported; 1 events recorded; into ${join(home.paths.claude, 'engram', 'memory')}`);
     expect(parseMemoryFile(readFileSync(join(home.paths.claude, 'engram', 'memory', 'native.md'), 'utf8'), 'native.md').body).toBe('Run `npx vitest run`.\n');
@@ -152,7 +152,7 @@ describe('engram import', () => {
     mkdirSync(source);
     writeFileSync(join(source, 'deploys.md'), '---\nname: Deploys\ndescription: when deploys happen\ntype: project\n---\nAfter 14:00.\n');
     const project = join(home.root, 'repo');
-    expect((await runCli(['import', source, '--project', project], home.env)).code).toBe(0);
+    expect((await cliHere(['import', source, '--project', project], home.env)).code).toBe(0);
     const file = join(home.paths.claude, projectMemoryDir(project), 'deploys.md');
     const byAgent = readFileSync(file, 'utf8').replace(/---\nAfter 14:00\.\n$/, '---\nAfter 15:00 since November.\n');
     writeFileSync(file, byAgent);

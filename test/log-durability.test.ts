@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import type { Envelope } from '../src/events/envelope.js';
-import { cliPath, drain, dumpLog, runCli, runCommand, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runCli, runCommand, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const home = useTempHomes();
 const root = process.getuid?.() === 0;
@@ -101,11 +101,11 @@ describe('durable before deleted', () => {
     expect(new Set(after.map((event) => event.seq)).size).toBe(after.length);
     expect(after.some((event) => event.id === events.at(-1)!.id)).toBe(true);
     // The projections were rebuilt from what the log holds: a full rebuild changes nothing.
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).toMatch(/✓ all \d+ projections are up to date/);
     expect(doctor.stdout).toMatch(/rebuilt from the log .* the log lost its tail/);
     const views = walkFiles(h.paths.views);
-    expect((await runCli(['rebuild'], h.env)).code).toBe(0);
+    expect((await cliHere(['rebuild'], h.env)).code).toBe(0);
     expect(walkFiles(h.paths.views)).toEqual(views);
     expect(statSync(h.paths.log).isDirectory()).toBe(true);
   });
@@ -159,10 +159,10 @@ describe('a damaged log', () => {
     await bigLog(h.paths.log);
     damageMiddle(h.paths.log);
 
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/✗ the log is damaged: seqs \d+–\d+ cannot be read .*run `engram log repair`/);
-    const verify = await runCli(['log', 'verify', '--json'], h.env);
+    const verify = await cliHere(['log', 'verify', '--json'], h.env);
     expect(verify.code).toBe(1);
     const check = JSON.parse(verify.stdout) as { readable: number; head: number; damaged: Array<{ from: number; to: number }> };
     expect(check.damaged.length).toBeGreaterThan(0);
@@ -173,18 +173,18 @@ describe('a damaged log', () => {
     expect(readFileSync(h.paths.workerLog, 'utf8')).toMatch(/the log is damaged: seqs .* ingest stopped/);
     const waiting = syntheticEvents({ sessions: 1, eventsPerSession: 1, seed: 99 })[0]!;
     spool(h.paths.spoolNew, [waiting], 1_800_000_000_000_000);
-    expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', 'stop'], h.env)).code).toBe(0);
     expect(readdirSync(h.paths.spoolNew)).toHaveLength(1);
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(1);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(1);
 
-    const repair = await runCli(['log', 'repair'], h.env);
+    const repair = await cliHere(['log', 'repair'], h.env);
     expect(repair.code, repair.stderr).toBe(0);
     expect(existsSync(h.paths.logBroken)).toBe(false);
     const old = readdirSync(h.paths.home).find((name) => name.startsWith('log.damaged-'));
     expect(old).toBeDefined();
     const readable = await readableSeqs(join(h.paths.home, old!), check.head);
     expect(readable.size).toBe(check.readable);
-    expect((await runCli(['log', 'verify'], h.env)).code).toBe(0);
+    expect((await cliHere(['log', 'verify'], h.env)).code).toBe(0);
     await drain(h.env);
     const after = await dumpLog(h.env);
     const bySeq = new Map(after.map((event) => [event.seq, event]));
@@ -265,7 +265,7 @@ describe('a log that will not open', () => {
     expect(readFileSync(h.paths.workerLog, 'utf8')).toMatch(/the log does not open .*run `engram log repair`/);
     expect(existsSync(h.paths.logBroken)).toBe(true);
 
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/✗ the log does not open .*`engram log repair`/);
     expect(doctor.stdout).toMatch(/✗ no worker is running, and none will take hook events in until the log is repaired/);
@@ -277,7 +277,7 @@ describe('a log that will not open', () => {
     expect(hook.stdout).toMatch(/not yet saved: engram's log needs repair/);
     expect(hook.stdout).not.toMatch(/saved to memory/);
 
-    const repair = await runCli(['log', 'repair'], h.env);
+    const repair = await cliHere(['log', 'repair'], h.env);
     expect(repair.code, repair.stderr).toBe(0);
     expect(repair.stdout).toMatch(/LevelDB salvaged it first/);
     expect(existsSync(h.paths.logBroken)).toBe(false);
@@ -310,7 +310,7 @@ describe('rebuild, aside then swapped', () => {
     const views = walkFiles(h.paths.views);
     expect(Object.keys(views).length).toBeGreaterThan(0);
     await compactAndDamage(h.paths.log);
-    const rebuild = await runCli(['rebuild'], h.env);
+    const rebuild = await cliHere(['rebuild'], h.env);
     expect(rebuild.code).toBe(1);
     expect(rebuild.stderr).toMatch(/the log is damaged: .*nothing was rebuilt/);
     expect(walkFiles(h.paths.views)).toEqual(views);
@@ -323,13 +323,13 @@ describe('rebuild, aside then swapped', () => {
     await drain(h.env);
     const views = walkFiles(h.paths.views);
     await compactAndDamage(h.paths.state);
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.code).toBe(1);
     const named = /cannot be read whole \(.*\): run `(engram rebuild)`/.exec(doctor.stdout);
     expect(named, doctor.stdout).not.toBeNull();
-    const rebuild = await runCli(named![1]!.split(' ').slice(1), h.env);
+    const rebuild = await cliHere(named![1]!.split(' ').slice(1), h.env);
     expect(rebuild.code, rebuild.stderr).toBe(0);
-    const after = await runCli(['doctor'], h.env);
+    const after = await cliHere(['doctor'], h.env);
     expect(after.stdout).toMatch(/✓ all \d+ projections are up to date/);
     expect(after.stdout).not.toMatch(/cannot be read whole/);
     expect(walkFiles(h.paths.views)).toEqual(views);

@@ -9,7 +9,7 @@ import { POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { APPLIED_META, finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigratedLog } from '../src/log/migrate-log.js';
 import { appendAsOlderEngram } from './support/older-log.js';
-import { drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, drain, dumpLog, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -34,7 +34,7 @@ describe('engram migrate', () => {
     const log = await LevelEventLog.open(h.paths.log);
     await log.close();
 
-    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    const plan = await cliHere(['migrate', '--dry-run'], h.env);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('would apply 2 migration(s) to 4 events');
     // Both redact with today's rules: the first takes everything, the second finds nothing left.
@@ -42,7 +42,7 @@ describe('engram migrate', () => {
     expect(plan.stdout).toContain('0003-redact-with-second-pass-rules: redact every stored string again with the current redaction rules\n    rewrites 0 events');
     expect(JSON.stringify(await dumpLog(h.env))).toContain(token);
 
-    const run = await runCli(['migrate'], h.env);
+    const run = await cliHere(['migrate'], h.env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/migrated 4 events; the old log is kept at .*log\.before-0003-redact-with-second-pass-rules-/);
     const after = await dumpLog(h.env);
@@ -57,7 +57,7 @@ describe('engram migrate', () => {
     expect(readFileSync(session, 'utf8')).not.toContain(token);
     expect(JSON.parse(readFileSync(session, 'utf8'))).toMatchObject({ session: 'old-session', prompts: 1, toolCalls: 2 });
 
-    const again = await runCli(['migrate', '--dry-run'], h.env);
+    const again = await cliHere(['migrate', '--dry-run'], h.env);
     expect(again.stdout).toContain('nothing to migrate');
   });
 
@@ -72,10 +72,10 @@ describe('engram migrate', () => {
     const log = await LevelEventLog.open(h.paths.log);
     await log.setMeta(APPLIED_META, JSON.stringify(['0002-redact-with-current-rules']));
     await log.close();
-    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    const plan = await cliHere(['migrate', '--dry-run'], h.env);
     expect(plan.stdout).toContain('would apply 1 migration(s) to 3 events');
     expect(plan.stdout).toContain('rewrites 2 events (ToolCalled 1, PromptSubmitted 1); e.g. seq 1, 2');
-    const run = await runCli(['migrate'], h.env);
+    const run = await cliHere(['migrate'], h.env);
     expect(run.code, run.stderr).toBe(0);
     const after = await dumpLog(h.env);
     expect(after.map((e) => e.data.input ?? e.data.prompt)).toEqual([
@@ -100,10 +100,10 @@ describe('engram migrate', () => {
     const log = await LevelEventLog.open(h.paths.log);
     await log.close();
 
-    const plan = await runCli(['migrate', '--dry-run'], h.env);
+    const plan = await cliHere(['migrate', '--dry-run'], h.env);
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toContain('rewrites 2 events (ToolCalled 1, PromptSubmitted 1)');
-    const run = await runCli(['migrate'], h.env);
+    const run = await cliHere(['migrate'], h.env);
     expect(run.code, run.stderr).toBe(0);
     const [tool, typed] = await dumpLog(h.env);
     expect(tool!.data.input).toBe(`${'ls '.repeat(65)}pw=`);
@@ -121,8 +121,8 @@ describe('engram migrate', () => {
     ]);
     const log = await LevelEventLog.open(h.paths.log);
     await log.close();
-    const plan = await runCli(['migrate', '--dry-run'], h.env);
-    const run = await runCli(['migrate'], h.env);
+    const plan = await cliHere(['migrate', '--dry-run'], h.env);
+    const run = await cliHere(['migrate'], h.env);
     for (const result of [plan, run]) {
       expect(result.code).not.toBe(0);
       expect(result.stderr).toContain('the event at seq 5 would not be readable after migrating');
@@ -162,7 +162,7 @@ describe('engram migrate', () => {
     await appendAsOlderEngram(h.paths.log, oldEvents);
     const log = await LevelEventLog.open(h.paths.log);
     await log.close();
-    const run = await runCli(['migrate', '--discard-old'], h.env);
+    const run = await cliHere(['migrate', '--discard-old'], h.env);
     expect(run.code, run.stderr).toBe(0);
     expect(readdirSync(h.paths.home).filter((n) => n.startsWith('log.'))).toEqual([]);
     expect((await dumpLog(h.env)).length).toBe(4);
@@ -203,10 +203,10 @@ describe('engram migrate', () => {
     await writeMigratedLog(log, h.paths.log, [{ id: '9999-test', description: 'test', transform: (e) => e }], defaultCatalog());
     await log.close();
     swapInMigratedLog(h.paths.log, 'log.before-test');
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).toMatch(/projection sessions must be rebuilt from the log because its checkpoint is of another log/);
     await drain(h.env);
-    const after = await runCli(['doctor'], h.env);
+    const after = await cliHere(['doctor'], h.env);
     expect(after.stdout).toMatch(/projection sessions was rebuilt from the log at .* because its checkpoint is of another log/);
     expect(after.stdout).toMatch(/all \d+ projections are up to date/);
   });
@@ -216,6 +216,6 @@ describe('engram migrate', () => {
     homes.push(h);
     await runHook('UserPromptSubmit', { session_id: 's', cwd: '/x', prompt: 'hello' }, h.env);
     await drain(h.env);
-    expect((await runCli(['migrate', '--dry-run'], h.env)).stdout).toContain('nothing to migrate: the log (1 events)');
+    expect((await cliHere(['migrate', '--dry-run'], h.env)).stdout).toContain('nothing to migrate: the log (1 events)');
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectMemoryDir } from '../src/paths.js';
-import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const newHome = useTempHomes();
@@ -34,13 +34,13 @@ describe('a sink whose directory failed', () => {
       await drain(home.env);
       expect((await dumpLog(home.env)).length - before).toBeLessThanOrEqual(1);
     } finally {
-      await runCli(['worker', 'stop'], home.env);
+      await cliHere(['worker', 'stop'], home.env);
       await exited;
     }
     const head = (await dumpLog(home.env)).length;
     const out = join(home.root, 'replayed');
     mkdirSync(out);
-    expect((await runCli(['replay', '--until', String(head), '--out', out], home.env)).code).toBe(0);
+    expect((await cliHere(['replay', '--until', String(head), '--out', out], home.env)).code).toBe(0);
     const live = walkFiles(memory);
     expect(Object.keys(live).some((name) => /linter/.test(live[name]!))).toBe(true);
     expect(live).toEqual(walkFiles(join(out, 'claude', dir)));

@@ -8,7 +8,7 @@ import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import { openEngine } from '../src/composition/open-engine.js';
 import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
-import { cliPath, drain, dumpLog, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, type TempHome, useTempHomes } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const project = '/home/dev/src/shop';
@@ -54,7 +54,7 @@ describe('whose a file is (src/ownership)', () => {
     const file = join(memDir(home), 'use-pnpm.md');
     const edited = handEdit(file, 'Also never yarn. HAND-1');
     // Starts over before any reconcile saw the edit: the same reset as a new projectorVersion.
-    expect((await runCli(['rebuild', '--only', 'memories'], home.env)).code).toBe(0);
+    expect((await cliHere(['rebuild', '--only', 'memories'], home.env)).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(edited);
     // The projection state gone whole (unreadable, deleted): still the person's.
     const again = handEdit(file, 'HAND-2');
@@ -65,7 +65,7 @@ describe('whose a file is (src/ownership)', () => {
     expect(edits.length).toBeGreaterThanOrEqual(1);
     expect(edits.at(-1)!.data.body).toContain('HAND-2');
     // And a rebuild from the log alone writes it back.
-    expect((await runCli(['rebuild'], home.env)).code).toBe(0);
+    expect((await cliHere(['rebuild'], home.env)).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(again);
   }, 120_000);
 
@@ -75,8 +75,8 @@ describe('whose a file is (src/ownership)', () => {
     await drain(home.env);
     const file = join(memDir(home), 'use-pnpm.md');
     const edited = handEdit(file, 'Mine. HAND-FORGET');
-    expect((await runCli(['memories', 'forget', 'Use pnpm', '--project', project], home.env)).code).toBe(0);
-    expect((await runCli(['rebuild'], home.env)).code).toBe(0);
+    expect((await cliHere(['memories', 'forget', 'Use pnpm', '--project', project], home.env)).code).toBe(0);
+    expect((await cliHere(['rebuild'], home.env)).code).toBe(0);
     const kept = existsSync(file) ? readFileSync(file, 'utf8') : '';
     const archived = existsSync(join(memDir(home), '_archive', 'use-pnpm.md')) ? readFileSync(join(memDir(home), '_archive', 'use-pnpm.md'), 'utf8') : '';
     // The person's words are on disk: where they wrote them, or moved whole into _archive/ once recorded.
@@ -122,7 +122,7 @@ describe('whose a file is (src/ownership)', () => {
     const source = join(home.root, 'elsewhere');
     mkdirSync(source);
     writeFileSync(join(source, 'team.md'), '---\nname: Team (imported)\ndescription: the imported team\ntype: project\n---\nLinus and Ken. IMPORTED-TEAM\n');
-    const result = await runCli(['import', source, '--project', project], home.env);
+    const result = await cliHere(['import', source, '--project', project], home.env);
     expect(result.code).toBe(0);
     await drain(home.env);
     // Adopted in place (recorded as an event first), the person's words stay theirs.
@@ -230,9 +230,9 @@ describe('a garbled MEMORY.md', () => {
     expect(at).toBeGreaterThanOrEqual(0);
     expect(Buffer.concat([after.subarray(0, at), after.subarray(at + line.length)]).equals(garbled)).toBe(true);
     expect(after.includes(Buffer.from('\uFFFD'))).toBe(false);
-    const reconcile = await runCli(['reconcile', '--project', project], home.env);
+    const reconcile = await cliHere(['reconcile', '--project', project], home.env);
     expect(reconcile.stdout + reconcile.stderr).toMatch(/MEMORY\.md/);
-    await runCli(['rebuild'], home.env);
+    await cliHere(['rebuild'], home.env);
     expect(readFileSync(index).equals(after)).toBe(true);
   }, 120_000);
 });

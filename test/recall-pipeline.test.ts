@@ -11,7 +11,7 @@ import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
 import { answerRecall } from '../src/workers/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
-import { drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, drain, dumpLog, runCli, runHook, type TempHome, useTempHomes } from './support/temp-home.js';
 
 const project = '/home/dev/src/payments';
 const newHome = useTempHomes();
@@ -52,7 +52,7 @@ const ASK = 'how do we handle vacuum on the ledger table after bulk imports of s
 describe('engram query', () => {
   it('prints the fused ranking as JSON with absolute paths and signals, never a provisional memory', async () => {
     const h = await seeded();
-    const result = await runCli(['query', ASK, '--project', project, '--json'], h.env);
+    const result = await cliHere(['query', ASK, '--project', project, '--json'], h.env);
     expect(result.code, result.stderr).toBe(0);
     const found = JSON.parse(result.stdout) as Array<{ file: string; name: string; score: number; signals: string[] }>;
     expect(found.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
@@ -61,22 +61,22 @@ describe('engram query', () => {
     expect(existsSync(found[0]!.file)).toBe(true);
     expect(found[0]!.score).toBeGreaterThan(0);
     // The graph names what the prompt names: the printed signal says which entity.
-    const byEntity = JSON.parse((await runCli(['query', 'is postgres slow on the ledger table?', '--project', project, '--json'], h.env)).stdout) as typeof found;
+    const byEntity = JSON.parse((await cliHere(['query', 'is postgres slow on the ledger table?', '--project', project, '--json'], h.env)).stdout) as typeof found;
     expect(byEntity[0]).toMatchObject({ name: 'Postgres vacuum schedule' });
     expect(byEntity[0]!.signals.some((signal) => /^graph:(Postgres|ledger table)$/.test(signal))).toBe(true);
 
     // One content word: the ranking (--all) answers it; the gate (the hook, plain query) wants two.
-    const one = await runCli(['query', 'vacuum', '--project', project, '--json', '--all'], h.env);
+    const one = await cliHere(['query', 'vacuum', '--project', project, '--json', '--all'], h.env);
     expect((JSON.parse(one.stdout) as typeof found).map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
-    expect(JSON.parse((await runCli(['query', 'vacuum', '--project', project, '--json'], h.env)).stdout)).toEqual([]);
+    expect(JSON.parse((await cliHere(['query', 'vacuum', '--project', project, '--json'], h.env)).stdout)).toEqual([]);
     // A human-readable line otherwise.
-    const text = await runCli(['query', ASK, '--project', project], h.env);
+    const text = await cliHere(['query', ASK, '--project', project], h.env);
     expect(text.stdout).toMatch(/^SCORE +SIGNALS +NAME +FILE\n\d\S* +bm25.* +Postgres vacuum schedule +\//);
   });
 
   it('fuses the vector list when an embedder is on: --all shows which signals found each memory', async () => {
     const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite' });
-    const result = await runCli(['query', ASK, '--project', project, '--json', '--all'], h.env);
+    const result = await cliHere(['query', ASK, '--project', project, '--json', '--all'], h.env);
     expect(result.code, result.stderr).toBe(0);
     const found = JSON.parse(result.stdout) as Array<{ name: string; signals: string[] }>;
     expect(found[0]).toMatchObject({ name: 'Postgres vacuum schedule', signals: expect.arrayContaining(['bm25', 'vector']) });
@@ -84,10 +84,10 @@ describe('engram query', () => {
     expect(found.map((m) => m.name)).not.toContain('Postgres vacuum might be broken');
     expect(found.filter((m) => m.signals.includes('vector')).length).toBeGreaterThan(1);
     // Without --all, the cut: the vector-only memories are far below half the best.
-    const cut = JSON.parse((await runCli(['query', ASK, '--project', project, '--json'], h.env)).stdout) as Array<{ name: string }>;
+    const cut = JSON.parse((await cliHere(['query', ASK, '--project', project, '--json'], h.env)).stdout) as Array<{ name: string }>;
     expect(cut.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
     // A prompt about nothing remembered: the vector list is never empty, but alone it must clear the floor.
-    const nothing = await runCli(['query', 'what will the weather be like for our hiking trip tomorrow', '--project', project, '--json'], h.env);
+    const nothing = await cliHere(['query', 'what will the weather be like for our hiking trip tomorrow', '--project', project, '--json'], h.env);
     expect(JSON.parse(nothing.stdout)).toEqual([]);
   });
 
@@ -103,7 +103,7 @@ describe('engram query', () => {
         JSON.stringify({ id: 'q3', text: 'indentation with tabs for the user', project: '' }),
       ].join('\n'),
     );
-    const result = await runCli(['query', '--batch', file, '--json'], h.env);
+    const result = await cliHere(['query', '--batch', file, '--json'], h.env);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('line 2: not JSON');
     const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
@@ -112,7 +112,7 @@ describe('engram query', () => {
       [2, ['CI runs on the arm runners']],
       ['q3', ['Tabs for indentation']],
     ]);
-    expect((await runCli(['query', '--batch', file], h.env)).code).toBe(2);
+    expect((await cliHere(['query', '--batch', file], h.env)).code).toBe(2);
   });
 });
 
@@ -170,7 +170,7 @@ describe('recall in the prompt hook', () => {
     await waitUntil(() => existsSync(join(h.paths.views, recalledViewPath('w1'))));
     const again = await runHook('UserPromptSubmit', prompt('w1', ASK), h.env);
     expect(again.stdout).not.toContain('Postgres vacuum schedule');
-    expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', 'stop'], h.env)).code).toBe(0);
     const recalled = (await dumpLog(h.env)).filter((e) => e.type === 'MemoriesRecalled');
     expect(recalled.map((e) => e.data.via)).toEqual(['worker']);
     expect(recalled[0]!.data.signals[0]).toContain('bm25');

@@ -7,7 +7,7 @@ import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-
 import { recall, type RecallSources } from '../src/recall/recall.js';
 import { cardOf } from '../src/recall/memory-card.js';
 import { toolKinds } from '../src/indexes/tool-kinds.js';
-import { cliPath, drain, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const project = '/home/dev/src/app';
 const QUESTION = 'which package manager should I use for installs';
@@ -67,11 +67,11 @@ describe('the pnpm correction, found by engram query --all and MCP search_memori
   });
 
   it('engram query --all', async () => {
-    const result = await runCli(['query', QUESTION, '--project', project, '--all', '--limit', '10', '--json'], h.env);
+    const result = await cliHere(['query', QUESTION, '--project', project, '--all', '--limit', '10', '--json'], h.env);
     expect(result.code, result.stderr).toBe(0);
     const found = JSON.parse(result.stdout) as Array<{ name: string }>;
     expect(found.map((m) => m.name)).toEqual([expect.stringMatching(/pnpm/i)]);
-    const none = await runCli(['query', 'kubernetes ingress annotations', '--project', project, '--all', '--json'], h.env);
+    const none = await cliHere(['query', 'kubernetes ingress annotations', '--project', project, '--all', '--json'], h.env);
     expect(JSON.parse(none.stdout)).toEqual([]);
   });
 

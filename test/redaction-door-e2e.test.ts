@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectMemoryDir, projectSlug } from '../src/paths.js';
-import { cliPath, drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 /**
  * The one door for redaction (DESIGN.md invariant 3), through real processes: whatever way text
@@ -99,7 +99,7 @@ describe('the one door for redaction, end to end', () => {
     const source = join(h.root, 'old-memories');
     mkdirSync(source);
     writeFileSync(join(source, 'billing.md'), `---\nname: Billing keys\ndescription: where billing is configured\ntype: reference\n---\nThe live key is ${STRIPE} (rotate yearly).\n`);
-    const imported = await runCli(['import', source, '--project', project], h.env);
+    const imported = await cliHere(['import', source, '--project', project], h.env);
     expect(imported.code, imported.stderr).toBe(0);
     expectNone(imported.stdout + imported.stderr, [STRIPE], 'import output');
     await drain(h.env);
@@ -111,7 +111,7 @@ describe('the one door for redaction, end to end', () => {
   it('a file adopted from disk: its secret stays out of the log and MEMORY.md', async () => {
     const dir = join(h.paths.claude, projectMemoryDir(project));
     writeFileSync(join(dir, 'payments.md'), `---\nname: Payments sandbox\ndescription: the restricted key for the sandbox\ntype: reference\n---\nrestricted key ${ADOPTED}\n`);
-    const reconciled = await runCli(['reconcile'], h.env);
+    const reconciled = await cliHere(['reconcile'], h.env);
     expect(reconciled.code, reconciled.stderr).toBe(0);
     await drain(h.env);
     const log = await dumpLog(h.env);
@@ -138,12 +138,12 @@ describe('the one door for redaction, end to end', () => {
       data: { upToSeq: 1, attempt: 1, via: 'llm', raw: JSON.stringify(answer), answer, notes: [] },
     }));
     await drain(h.env);
-    const listed = await runCli(['routes', '--project', project, '--json'], h.env);
+    const listed = await cliHere(['routes', '--project', project, '--json'], h.env);
     expect(listed.code, listed.stderr).toBe(0);
     expectNone(listed.stdout, [ROUTED], 'routes');
     // Accepted by the id shown, which names the exact text written (issue 18, item 6).
     const [route] = JSON.parse(listed.stdout) as Array<{ acceptId: string }>;
-    const accepted = await runCli(['routes', 'accept', route!.acceptId], h.env);
+    const accepted = await cliHere(['routes', 'accept', route!.acceptId], h.env);
     expect(accepted.code, accepted.stderr).toBe(0);
     const claudeMd = readFileSync(join(project, 'CLAUDE.md'), 'utf8');
     expect(claudeMd).toContain('[REDACTED:slack-token]');
@@ -158,7 +158,7 @@ describe('the one door for redaction, end to end', () => {
     const line = (i: number, content: string) =>
       JSON.stringify({ type: 'user', uuid: `u-${i}`, parentUuid: null, sessionId: session, timestamp: `2026-11-01T09:00:0${i}.000Z`, cwd: project, message: { role: 'user', content } });
     writeFileSync(join(dir, `${session}.jsonl`), `${[line(1, `the gitlab token is ${BACKFILLED}, keep it`), line(2, 'now run the tests')].join('\n')}\n`);
-    const backfilled = await runCli(['backfill', '--no-distill'], h.env);
+    const backfilled = await cliHere(['backfill', '--no-distill'], h.env);
     expect(backfilled.code, backfilled.stderr).toBe(0);
     await drain(h.env);
     const log = await dumpLog(h.env);

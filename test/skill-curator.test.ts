@@ -6,7 +6,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { sessionSummary } from '../src/hooks/session-summary.js';
 import { projectSlug } from '../src/paths.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { runCli, useTempHomes, walkFiles } from './support/temp-home.js';
+import { cliHere, runCli, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const home = useTempHomes();
 const DAY = 24 * 3600_000;
@@ -63,7 +63,7 @@ describe('the curator', () => {
     expect(readFileSync(join(userSkills, 'release-notes', 'SKILL.md'), 'utf8')).toBe(releaseNotes);
 
     // The CLI's dry run, in a process of its own, at a time ENGRAM_NOW sets.
-    const dry = await runCli(['skills', 'curate', '--dry-run'], { ...h.env, ENGRAM_NOW: at(92).toISOString() });
+    const dry = await cliHere(['skills', 'curate', '--dry-run'], { ...h.env, ENGRAM_NOW: at(92).toISOString() });
     expect(dry).toMatchObject({ code: 0, stderr: '' });
     expect(dry.stdout).toBe(
       `archivable  release-notes  (user; unused 92 days, since 2026-08-01)\nstale  db-migrate  (project ${project}; unused 32 days, since 2026-09-30)\n`,

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dumpLog, hookFiles, hooksDir, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, dumpLog, hookFiles, hooksDir, type TempHome, useTempHomes } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 // The worker never takes a live hook's spool/tmp file, however slow the hook (DESIGN.md
@@ -53,7 +53,7 @@ describe.skipIf(!hasStrace || process.platform !== 'linux')('a slow hook and a d
     expect(hook.tmpName).toMatch(/^\d{16}-\d+-[0-9a-f]{8}\.\d+\.json$/);
     // Past the old rule's 10 s, by the file's name and by its mtime.
     await new Promise((resolve) => setTimeout(resolve, 11_000));
-    const drained = await runCli(['worker', '--drain'], h.env);
+    const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code).toBe(0);
     expect(readdirSync(h.paths.spoolTmp)).toEqual([hook.tmpName]);
     expect(prompts(await dumpLog(h.env))).toEqual([]);
@@ -63,7 +63,7 @@ describe.skipIf(!hasStrace || process.platform !== 'linux')('a slow hook and a d
     // Its rename went through: nothing in hooks.log, nothing left in spool/tmp.
     expect(existsSync(h.paths.hooksLog) ? readFileSync(h.paths.hooksLog, 'utf8') : '').toBe('');
     expect(readdirSync(h.paths.spoolTmp)).toEqual([]);
-    await runCli(['worker', '--drain'], h.env);
+    await cliHere(['worker', '--drain'], h.env);
     expect(prompts(await dumpLog(h.env))).toEqual([payload.prompt]);
   }, 120_000);
 
@@ -73,11 +73,11 @@ describe.skipIf(!hasStrace || process.platform !== 'linux')('a slow hook and a d
     process.kill(hook.pid, 'SIGKILL');
     await hook.exited;
     expect(readdirSync(h.paths.spoolTmp)).toEqual([hook.tmpName]);
-    const drained = await runCli(['worker', '--drain'], h.env);
+    const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code).toBe(0);
     expect(readdirSync(h.paths.spoolTmp)).toEqual([]);
     expect(prompts(await dumpLog(h.env))).toEqual([payload.prompt]);
-    await runCli(['worker', '--drain'], h.env);
+    await cliHere(['worker', '--drain'], h.env);
     expect(prompts(await dumpLog(h.env))).toEqual([payload.prompt]);
   }, 120_000);
 });

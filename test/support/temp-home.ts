@@ -1,7 +1,8 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 import { hookTable, type HookEvent } from '../../src/cli/hook-table.js';
 import { resolvePaths, type EngramPaths } from '../../src/paths.js';
@@ -47,7 +48,8 @@ export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
     env,
     paths,
     async cleanup() {
-      await runCli(['worker', 'stop'], env).catch(() => undefined);
+      // No pid file: `worker stop` would say "not running" (live-worker.ts reads that file first).
+      if (existsSync(paths.pidFile)) await cliHere(['worker', 'stop'], env).catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
     },
   };
@@ -87,6 +89,22 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessR
   return runProcess([cliPath, ...args], env);
 }
 
+type RunEngram = typeof import('../../src/cli/run-engram.js').runEngram;
+let builtRunEngram: Promise<RunEngram> | undefined;
+
+/**
+ * `engram ARGS` run by the built CLI's main in this process (src/cli/run-engram.ts): the same
+ * code, output and exit code as {@link runCli} without a node start and the CLI's imports per
+ * call. For what a command does; what needs the process (hooks, signals, kill -9, sockets between
+ * processes, install, stdin, `worker --detach`) keeps {@link runCli}. The built one, not the
+ * source: it has the build id of the worker and hooks it talks to.
+ */
+export async function cliHere(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): Promise<ProcessResult> {
+  builtRunEngram ??= import(pathToFileURL(join(repoRoot, 'dist', 'src', 'cli', 'run-engram.js')).href).then((module) => module.runEngram as RunEngram);
+  const result = await (await builtRunEngram)(args, { env, ...options });
+  return { ...result, signal: null };
+}
+
 /** Hook file names by Claude Code event. */
 export const hookFiles = Object.fromEntries(hookTable.map((spec) => [spec.event, spec.file])) as Record<HookEvent, string>;
 
@@ -112,13 +130,13 @@ export function runHook(hook: HookName, payload: unknown, env: NodeJS.ProcessEnv
 
 /** The log as `engram log dump` prints it. */
 export async function dumpLog(env: NodeJS.ProcessEnv): Promise<Array<Record<string, any>>> {
-  const result = await runCli(['log', 'dump'], env);
+  const result = await cliHere(['log', 'dump'], env);
   if (result.code !== 0) throw new Error(`log dump failed: ${result.stderr}`);
   return result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
 }
 
 export async function drain(env: NodeJS.ProcessEnv): Promise<void> {
-  const result = await runCli(['worker', '--drain'], env);
+  const result = await cliHere(['worker', '--drain'], env);
   if (result.code !== 0) throw new Error(`drain failed (${result.code}): ${result.stderr}`);
 }
 
