@@ -9,8 +9,8 @@ import type { Embedder } from '../src/indexes/embedder.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
-import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
-import { StateStore } from '../src/workers/engine/state-store.js';
+import { ProjectionRunner } from '../src/engine/projection-runner.js';
+import { StateStore } from '../src/engine/state-store.js';
 
 export interface EmbedBenchResult {
   memories: number;

@@ -7,8 +7,8 @@ import { fixedClock } from '../src/clock.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { allProjections } from '../src/projections/all-projections.js';
-import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
-import { StateStore } from '../src/workers/engine/state-store.js';
+import { ProjectionRunner } from '../src/engine/projection-runner.js';
+import { StateStore } from '../src/engine/state-store.js';
 
 const dir = process.argv[2]!;
 const log = await LevelEventLog.open(join(dir, 'log'));

@@ -5,7 +5,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { readMemoryDir } from '../src/memories/read-memory-dir.js';
 import { projectMemoryDir, resolvePaths } from '../src/paths.js';
-import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
+import { reconcileNow } from '../src/commands/reconcile-command.js';
 import { openEngine } from '../src/composition/open-engine.js';
 
 export interface ReconcileBenchResult {

@@ -3,7 +3,7 @@
 // the skill it belongs in or none; prints each memory's closest skill and cosine, and the
 // threshold that decides "update <skill>" vs "new skill" best on this set. A calibration aid, not
 // a timed test: rerun it when the model or the texts the matcher embeds change.
-import { match } from '../src/workers/reactors/skill-matcher.js';
+import { match } from '../src/reactors/skill-matcher.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import type { OwnSkill } from '../src/projections/skills/skill-rows.js';
 

@@ -5,8 +5,8 @@ import { defaultCatalog } from '../src/events/default-catalog.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { allProjections } from '../src/projections/all-projections.js';
-import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
-import { StateStore } from '../src/workers/engine/state-store.js';
+import { ProjectionRunner } from '../src/engine/projection-runner.js';
+import { StateStore } from '../src/engine/state-store.js';
 
 /**
  * Loads a dumped log (`engram log dump` output) into a fresh LevelDB log under `workDir` and

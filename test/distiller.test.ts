@@ -11,8 +11,8 @@ import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir, resolvePaths } from '../src/paths.js';
 import { FAILED } from '../src/projections/distill/distill-queue.js';
 import { redactText } from '../src/redaction/redact.js';
-import { ReactorRunner } from '../src/workers/engine/reactor-runner.js';
-import { distillerReactor, type DistillerDeps, type LlmOutcome } from '../src/workers/reactors/distiller.js';
+import { ReactorRunner } from '../src/engine/reactor-runner.js';
+import { distillerReactor, type DistillerDeps, type LlmOutcome } from '../src/reactors/distiller.js';
 import { projectionHarness, type Harness } from './support/projection-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-distiller-'));

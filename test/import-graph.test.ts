@@ -19,7 +19,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['capture', 'distill', 'log'],
   ['projections', 'ingest'],
   ['backfill', 'recall', 'skills', 'engine'],
-  ['config', 'reactors'],
+  ['config', 'reactors', 'sync'],
   ['composition'],
   ['commands'],
   ['socket', 'viewer'],
@@ -32,7 +32,7 @@ const FLOORS: readonly (readonly string[])[] = [
 /** Imports that run up or across a floor, each with why it has to: `from-file -> to-file`. */
 const UPWARD: Readonly<Record<string, string>> = {};
 
-/** src/workers/ until scripts/move-rooms.mjs has moved it: each part is already the room it becomes. */
+/** src/worker/ until scripts/move-rooms.mjs has moved it: each part is already the room it becomes. */
 const WORKERS_ROOMS: Readonly<Record<string, string>> = { engine: 'engine', ingest: 'ingest', reactors: 'reactors', commands: 'commands', socket: 'socket' };
 
 const SRC = join(import.meta.dirname, '..', 'src');
@@ -142,7 +142,7 @@ describe('the import graph of src/', () => {
   it('has each room on a floor, and every import between rooms running down (or named in UPWARD with its reason)', () => {
     const floor = new Map(FLOORS.flatMap((rooms, level) => rooms.map((room) => [room, level] as const)));
     const unplaced = [...new Set([...graph.keys()].map(roomOf))].filter((room) => !floor.has(room));
-    expect(unplaced, `rooms with no floor: give each one in FLOORS here and in docs/architecture.md`).toEqual([]);
+    expect(unplaced, `rooms with no floor: give each one in FLOORS here and in docs/layout.md`).toEqual([]);
     const up: string[] = [];
     for (const [from, tos] of graph) {
       for (const to of tos) {

@@ -6,7 +6,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
-import { maintain } from '../src/workers/reactors/maintenance.js';
+import { maintain } from '../src/reactors/maintenance.js';
 import { projectionHarness, type Harness } from './support/projection-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-maintain-'));

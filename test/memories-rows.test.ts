@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../src/events/catalog.js';
 import { bestMatch, memoryTokens } from '../src/memories/similarity.js';
-import { MEMORY_TYPES } from '../src/memories/memory-kinds.js';
+import { MEMORY_TYPES } from '../src/events/memory-kinds.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { findSameMemory, inForce } from '../src/projections/memories/match-memory.js';
 import { memoriesProjector } from '../src/projections/memories/memories.js';

@@ -6,9 +6,9 @@ import type { Envelope } from '../src/events/envelope.js';
 import { readMemoryDir } from '../src/memories/read-memory-dir.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
-import { planImport } from '../src/workers/commands/import-plan.js';
-import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
-import { listMemories } from '../src/workers/commands/memory-lookup.js';
+import { planImport } from '../src/commands/import-plan.js';
+import { reconcileNow } from '../src/commands/reconcile-command.js';
+import { listMemories } from '../src/commands/memory-lookup.js';
 import { useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 import { seededRandom } from '../bench/seeded-random.js';
 

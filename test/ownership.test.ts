@@ -7,7 +7,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
+import { reconcileNow } from '../src/commands/reconcile-command.js';
 import { cliHere, cliPath, drain, dumpLog, type TempHome, useTempHomes } from './support/temp-home.js';
 
 const newHome = useTempHomes();

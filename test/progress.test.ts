@@ -7,9 +7,9 @@ import { humanBytes, progressAmount, progressBar } from '../src/cli/progress-bar
 import { fixedClock } from '../src/clock.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { resolvePaths } from '../src/paths.js';
-import type { CommandOutput, ProgressUnit } from '../src/workers/commands/command.js';
-import { drain } from '../src/workers/commands/projection-commands.js';
-import { Engine } from '../src/workers/engine/engine.js';
+import type { CommandOutput, ProgressUnit } from '../src/commands/command.js';
+import { drain } from '../src/commands/projection-commands.js';
+import { openEngine } from '../src/composition/open-engine.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-progress-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -47,7 +47,7 @@ describe('worker --drain', () => {
     await log.close();
     const seen: Array<[number, number, ProgressUnit | undefined]> = [];
     const output: CommandOutput = { out: async () => undefined, err: () => undefined, progress: (done, total, unit) => void seen.push([done, total, unit]) };
-    const engine = await Engine.open({ paths, clock: fixedClock(new Date('2026-11-01T00:00:00.000Z')) });
+    const engine = await openEngine({ paths, clock: fixedClock(new Date('2026-11-01T00:00:00.000Z')) });
     try {
       expect(await drain.run(engine, {}, output)).toBe(0);
       expect(seen.length).toBeGreaterThan(0);

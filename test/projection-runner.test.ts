@@ -11,8 +11,8 @@ import { allProjections } from '../src/projections/all-projections.js';
 import { FileSink } from '../src/projections/file-sink.js';
 import { defineProjector, type Projection, type Sink } from '../src/projections/projector.js';
 import { rowChange } from '../src/projections/row-change.js';
-import { ProjectionRunner } from '../src/workers/engine/projection-runner.js';
-import { StateStore } from '../src/workers/engine/state-store.js';
+import { ProjectionRunner } from '../src/engine/projection-runner.js';
+import { StateStore } from '../src/engine/state-store.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { harnessClock, projectionHarness, type Harness } from './support/projection-harness.js';
 

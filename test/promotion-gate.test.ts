@@ -7,7 +7,7 @@ import type { DistillAnswer } from '../src/events/distill-events.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
-import { maintain } from '../src/workers/reactors/maintenance.js';
+import { maintain } from '../src/reactors/maintenance.js';
 import { projectionHarness } from './support/projection-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-gate-'));

@@ -3,11 +3,11 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { fold } from '../src/projections/projector.js';
 import { PROVENANCE_PAGE_SIZE, provenanceHeadKey, provenanceProjector } from '../src/projections/provenance/provenance.js';
-import { memoryProvenance } from '../src/workers/commands/memory-provenance.js';
+import { memoryProvenance } from '../src/commands/memory-provenance.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { askWorker } from '../src/workers/socket/worker-client.js';
-import { startSocketServer } from '../src/workers/socket/socket-server.js';
-import type { Response } from '../src/workers/socket/socket-protocol.js';
+import { askWorker } from '../src/socket/worker-client.js';
+import { startSocketServer } from '../src/socket/socket-server.js';
+import type { Response } from '../src/socket/socket-protocol.js';
 import type { DomainEvent } from '../src/events/catalog.js';
 import { useTempHomes } from './support/temp-home.js';
 

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { defaultCatalog } from '../src/events/default-catalog.js';
 import { resolvePaths } from '../src/paths.js';
-import type { Reactor } from '../src/workers/engine/reactor.js';
-import { ReactorRunner } from '../src/workers/engine/reactor-runner.js';
+import type { Reactor } from '../src/engine/reactor.js';
+import { ReactorRunner } from '../src/engine/reactor-runner.js';
 import { harnessClock, projectionHarness, type Harness } from './support/projection-harness.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-reactors-'));

@@ -9,7 +9,7 @@ import type { RecallRequest } from '../src/recall/recall.js';
 import { Recaller } from '../src/recall/recaller.js';
 import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
-import { answerRecall } from '../src/workers/answer-recall.js';
+import { answerRecall } from '../src/worker/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
 import { cliHere, drain, dumpLog, runCli, runHook, type TempHome, useTempHomes } from './support/temp-home.js';
 

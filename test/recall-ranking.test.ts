@@ -7,7 +7,7 @@ import { LexicalIndexFile, serializeLexicalIndex } from '../src/indexes/lexical-
 import { recall, type RecallSources } from '../src/recall/recall.js';
 import { cardOf } from '../src/recall/memory-card.js';
 import { toolKinds } from '../src/indexes/tool-kinds.js';
-import { cliHere, cliPath, drain, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 const project = '/home/dev/src/app';
 const QUESTION = 'which package manager should I use for installs';

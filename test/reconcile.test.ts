@@ -7,7 +7,7 @@ import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
-import { reconcileNow } from '../src/workers/commands/reconcile-command.js';
+import { reconcileNow } from '../src/commands/reconcile-command.js';
 import { useTempHomes, walkFiles } from './support/temp-home.js';
 
 const newHome = useTempHomes();

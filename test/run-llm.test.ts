@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { llmAvailable } from '../src/distill/llm-available.js';
 import { LlmRunner } from '../src/distill/llm-runner.js';
 import { runLlm } from '../src/distill/run-llm.js';
-import { distillerFromEnv } from '../src/workers/reactors/distiller-from-env.js';
-import { skillsFromEnv } from '../src/workers/reactors/skills-from-env.js';
+import { distillerFromEnv } from '../src/reactors/distiller-from-env.js';
+import { skillsFromEnv } from '../src/reactors/skills-from-env.js';
 import { hookFiles, hooksDir, repoRoot, useTempHomes, type TempHome } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.js';
 import { memoryTokens, jaccard } from '../src/memories/similarity.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
-import { maintain } from '../src/workers/reactors/maintenance.js';
+import { maintain } from '../src/reactors/maintenance.js';
 import { projectionHarness } from './support/projection-harness.js';
 import { simulatedUse } from './support/simulated-use.js';
 

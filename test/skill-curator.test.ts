@@ -6,7 +6,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { sessionSummary } from '../src/hooks/session-summary.js';
 import { projectSlug } from '../src/paths.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { cliHere, runCli, useTempHomes, walkFiles } from './support/temp-home.js';
+import { cliHere, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const home = useTempHomes();
 const DAY = 24 * 3600_000;

@@ -8,9 +8,9 @@ import { projectMemoryDir, projectSlug, resolvePaths } from '../src/paths.js';
 import { fastembedEmbedder, bgeSmallDir } from '../src/recall/embedders/fastembed-embedder.js';
 import type { Embedder } from '../src/indexes/embedder.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
-import { SKILL_MATCH_THRESHOLD } from '../src/workers/reactors/skill-matcher.js';
-import { skillsAccept, skillsDecline, skillsSuggest } from '../src/workers/commands/skill-commands.js';
-import type { CommandOutput } from '../src/workers/commands/command.js';
+import { SKILL_MATCH_THRESHOLD } from '../src/reactors/skill-matcher.js';
+import { skillsAccept, skillsDecline, skillsSuggest } from '../src/commands/skill-commands.js';
+import type { CommandOutput } from '../src/commands/command.js';
 import { walkFiles } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 

@@ -5,10 +5,10 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { fixedClock } from '../src/clock.js';
 import { resolvePaths } from '../src/paths.js';
-import { defineCommand } from '../src/workers/commands/command.js';
+import { defineCommand } from '../src/commands/command.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { startSocketServer } from '../src/workers/socket/socket-server.js';
-import { askWorker } from '../src/workers/socket/worker-client.js';
+import { startSocketServer } from '../src/socket/socket-server.js';
+import { askWorker } from '../src/socket/worker-client.js';
 
 it('a command reporting progress keeps the worker active, so a long backfill or rebuild is not stopped for idleness under it', async () => {
   const root = mkdtempSync(join(tmpdir(), 'engram-socket-activity-'));

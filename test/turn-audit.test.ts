@@ -5,7 +5,7 @@ import { fixedClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
-import { skillsFromEnv } from '../src/workers/reactors/skills-from-env.js';
+import { skillsFromEnv } from '../src/reactors/skills-from-env.js';
 import { repoRoot, useTempHomes, walkFiles } from './support/temp-home.js';
 
 const home = useTempHomes();
@@ -84,7 +84,7 @@ describe('the post-turn audit', () => {
 
       // A round done again (the same turn, the cursor lost) stores nothing twice.
       const count = log.length;
-      await engine.reactors.runOnce((await import('../src/workers/reactors/turn-audit.js')).turnAuditReactor(skillsFromEnv(env, h.paths).audit!));
+      await engine.reactors.runOnce((await import('../src/reactors/turn-audit.js')).turnAuditReactor(skillsFromEnv(env, h.paths).audit!));
       expect((await events(engine)).length).toBe(count);
     } finally {
       await engine.close();

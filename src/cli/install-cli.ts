@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EngramError } from '../errors.js';
-import { liveWorker } from '../workers/live-worker.js';
+import { liveWorker } from '../launch/live-worker.js';
 import type { CliCommand } from './cli-context.js';
 import { defaultClaudeJsonPath, installMcpServer, MCP_SERVER_NAME, uninstallMcpServer } from './install-mcp.js';
 import { defaultSettingsPath, installHooks, uninstallHooks } from './install.js';

@@ -8,7 +8,7 @@ import { finishInterruptedSwap, planMigrations, swapInMigratedLog, writeMigrated
 import type { EngramPaths } from '../paths.js';
 import { openEngine } from '../composition/open-engine.js';
 import { takeLogAlone } from './take-log-alone.js';
-import { describePlan } from '../workers/commands/migrate-plan.js';
+import { describePlan } from '../commands/migrate-plan.js';
 import { runEngineCommand, type Terminal } from './run-engine-command.js';
 
 /**

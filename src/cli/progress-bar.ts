@@ -1,4 +1,4 @@
-import type { ProgressUnit } from '../workers/commands/command.js';
+import type { ProgressUnit } from '../commands/command.js';
 
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 

@@ -4,9 +4,9 @@ import { syncDir } from '../atomic-write.js';
 import { describeError, EngramError } from '../errors.js';
 import { describeDamage, isWhole } from '../log/log-check.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
-import { reconcileNow } from '../workers/commands/reconcile-command.js';
+import { reconcileNow } from '../commands/reconcile-command.js';
 import { openEngine } from '../composition/open-engine.js';
-import { StateStore } from '../workers/engine/state-store.js';
+import { StateStore } from '../engine/state-store.js';
 import { takeLogAlone } from './take-log-alone.js';
 import type { EngineCommandContext } from './run-engine-command.js';
 

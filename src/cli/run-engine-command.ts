@@ -1,8 +1,8 @@
 import { EngramError, isEngramError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { EngramPaths } from '../paths.js';
-import type { CommandOutput } from '../workers/commands/command.js';
-import { askWorker } from '../workers/socket/worker-client.js';
+import type { CommandOutput } from '../commands/command.js';
+import { askWorker } from '../socket/worker-client.js';
 import { isBrokenPipe } from './is-broken-pipe.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
 import { progressBar } from './progress-bar.js';

@@ -1,11 +1,11 @@
 import { settingsReport } from '../config/settings-report.js';
 import { EngramError, isEngramError } from '../errors.js';
 import { embedderChoice } from '../recall/embedders/embedder-choice.js';
-import { engineCommands } from '../workers/commands/all-commands.js';
-import { commandArgs, type CommandOutput } from '../workers/commands/command.js';
+import { engineCommands } from '../commands/all-commands.js';
+import { commandArgs, type CommandOutput } from '../commands/command.js';
 import { openEngine, type ComposedEngine } from '../composition/open-engine.js';
-import { distillerFromEnv } from '../workers/reactors/distiller-from-env.js';
-import { skillsFromEnv } from '../workers/reactors/skills-from-env.js';
+import { distillerFromEnv } from '../reactors/distiller-from-env.js';
+import { skillsFromEnv } from '../reactors/skills-from-env.js';
 import type { Clock } from '../clock.js';
 import type { EngramPaths } from '../paths.js';
 import { isBrokenPipe } from './is-broken-pipe.js';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { EngramError } from '../errors.js';
 import { syncFolder, syncFromEnv } from '../sync/sync-settings.js';
 import { readSyncStatus, type SyncStatus } from '../sync/sync-status.js';
-import { liveWorker } from '../workers/live-worker.js';
+import { liveWorker } from '../launch/live-worker.js';
 import type { EngineCommandContext } from './run-engine-command.js';
 
 export const SYNC_USAGE = `engram sync status [--json]         the sync with your other machines: connection, lag, last ack, last error`;

@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync, utimesSync } from 'node:fs';
 import { EngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
-import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
+import { askWorker, pingWorker } from '../socket/worker-client.js';
 
 /**
  * Stops a running worker, waits until it has exited, and holds the start lock so no hook starts

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { EngramError } from '../errors.js';
-import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
+import { askWorker, pingWorker } from '../socket/worker-client.js';
 import type { EngineCommandContext } from './run-engine-command.js';
 
 /**

@@ -6,10 +6,10 @@ import { parseArgs } from 'node:util';
 import { BUILD_ID } from '../build-id.js';
 import { isOlderBuild } from '../compare-builds.js';
 import { describeError, EngramError, isEngramError } from '../errors.js';
-import { requestHandOver } from '../workers/hand-over.js';
-import { liveWorker, processRunning } from '../workers/live-worker.js';
-import { askWorker, pingWorker } from '../workers/socket/worker-client.js';
-import { foreignSocket, foreignSocketAdvice, prepareSocketDir } from '../workers/socket/socket-owner.js';
+import { requestHandOver } from '../launch/hand-over.js';
+import { liveWorker, processRunning } from '../launch/live-worker.js';
+import { askWorker, pingWorker } from '../socket/worker-client.js';
+import { foreignSocket, foreignSocketAdvice, prepareSocketDir } from '../socket/socket-owner.js';
 import type { CliCommand } from './cli-context.js';
 import { runEngineCommand, type EngineCommandContext } from './run-engine-command.js';
 import { workerStatus } from './worker-status.js';
@@ -72,9 +72,9 @@ export async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: Engine
   }
   // The worker itself: loaded only for it, never for `worker status`, `stop` or `--detach`.
   const [{ runWorker }, { distillerFromEnv }, { skillsFromEnv }, { embedderChoice }, { settingsReport }, { withConfig }, { syncFromEnv }] = await Promise.all([
-    import('../workers/worker.js'),
-    import('../workers/reactors/distiller-from-env.js'),
-    import('../workers/reactors/skills-from-env.js'),
+    import('../worker/worker.js'),
+    import('../reactors/distiller-from-env.js'),
+    import('../reactors/skills-from-env.js'),
     import('../recall/embedders/embedder-choice.js'),
     import('../config/settings-report.js'),
     import('../config/effective-settings.js'),

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import type { ProjectorStatus } from '../workers/engine/projection-runner.js';
-import type { SpoolCounts } from '../workers/commands/log-commands.js';
+import type { ProjectorStatus } from '../engine/projection-runner.js';
+import type { SpoolCounts } from '../commands/log-commands.js';
 import { runEngineCommand, type EngineCommandContext } from './run-engine-command.js';
 
 interface StatusFacts {

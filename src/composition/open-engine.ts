@@ -6,20 +6,20 @@ import type { Embedder } from '../indexes/embedder.js';
 import { embedderFor, type EmbedderChoice } from '../recall/embedders/embedder-choice.js';
 import { cachedEmbedder, EmbeddingCache } from '../recall/embedding-cache.js';
 import { unloadWhenIdle, type IdleUnloading } from '../recall/embedders/unload-when-idle.js';
-import type { Reactor } from '../workers/engine/reactor.js';
+import type { Reactor } from '../engine/reactor.js';
 import { VectorStore } from '../indexes/vector-store.js';
-import { Engine, type EngineParts } from '../workers/engine/engine.js';
-import type { IngestOptions } from '../workers/ingest/ingest.js';
-import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../workers/reactors/distiller.js';
-import { maintenanceReactor } from '../workers/reactors/maintenance.js';
-import { reconcilerReactor } from '../workers/reactors/reconciler.js';
-import { skillCuratorReactor } from '../workers/reactors/skill-curator.js';
-import { skillFilesReactor } from '../workers/reactors/skill-files.js';
-import { skillMatcherReactor } from '../workers/reactors/skill-matcher.js';
-import type { SkillsSetup } from '../workers/reactors/skills-from-env.js';
-import { skillsInventoryReactor } from '../workers/reactors/skills-inventory.js';
-import { transcriptCaptureReactor } from '../workers/reactors/transcript-capture.js';
-import { turnAuditReactor } from '../workers/reactors/turn-audit.js';
+import { Engine, type EngineParts } from '../engine/engine.js';
+import type { IngestOptions } from '../ingest/ingest.js';
+import { distillerReactor, type DistillerDeps, type DistillerOptions } from '../reactors/distiller.js';
+import { maintenanceReactor } from '../reactors/maintenance.js';
+import { reconcilerReactor } from '../reactors/reconciler.js';
+import { skillCuratorReactor } from '../reactors/skill-curator.js';
+import { skillFilesReactor } from '../reactors/skill-files.js';
+import { skillMatcherReactor } from '../reactors/skill-matcher.js';
+import type { SkillsSetup } from '../reactors/skills-from-env.js';
+import { skillsInventoryReactor } from '../reactors/skills-inventory.js';
+import { transcriptCaptureReactor } from '../reactors/transcript-capture.js';
+import { turnAuditReactor } from '../reactors/turn-audit.js';
 
 /** What recall needs for its vector list (searchVectors): the table and the query embedder. */
 export interface EngineVectors {

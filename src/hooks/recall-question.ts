@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { EngramPaths } from '../paths.js';
-import { foreignSocket } from '../workers/socket/socket-owner.js';
+import { foreignSocket } from '../socket/socket-owner.js';
 
 /** Longest answer line read: ten memories' lines are far below it. */
 const MAX_ANSWER_BYTES = 256 * 1024;

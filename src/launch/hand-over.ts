@@ -1,5 +1,5 @@
 import type { EngramPaths } from '../paths.js';
-import { foreignSocket } from '../workers/socket/socket-owner.js';
+import { foreignSocket } from '../socket/socket-owner.js';
 
 /**
  * Asks the running worker to hand over to build `mine`: it stops taking work, finishes what it

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { EngramPaths } from '../paths.js';
-import { foreignSocket } from '../workers/socket/socket-owner.js';
+import { foreignSocket } from '../socket/socket-owner.js';
 
 /** What the worker's pid file says: who holds the log, and of which build (see build-id.ts). */
 export interface WorkerRecord {

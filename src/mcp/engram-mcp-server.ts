@@ -8,7 +8,7 @@ import { BUILD_ID } from '../build-id.js';
 import { EngramError } from '../errors.js';
 import { MEMORY_BODY_CAP } from '../events/memory-events.js';
 import { MEMORY_TYPES } from '../events/memory-kinds.js';
-import { RECALL_TEXT_CHARS } from '../workers/socket/socket-protocol.js';
+import { RECALL_TEXT_CHARS } from '../socket/socket-protocol.js';
 import type { WorkerConnection } from './worker-connection.js';
 
 export interface EngramMcpOptions {

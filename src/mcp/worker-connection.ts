@@ -1,8 +1,8 @@
 import { EngramError, isEngramError } from '../errors.js';
 import { ensureWorker } from '../launch/ensure-worker.js';
 import type { EngramPaths } from '../paths.js';
-import { askWorker } from '../workers/socket/worker-client.js';
-import type { Request, Response } from '../workers/socket/socket-protocol.js';
+import { askWorker } from '../socket/worker-client.js';
+import type { Request, Response } from '../socket/socket-protocol.js';
 
 export interface WorkerConnectionOptions {
   /** The CLI that runs the worker when none does. */

@@ -1,7 +1,7 @@
 import { headers } from '@nats-io/transport-node';
 import type { PubAck } from '@nats-io/jetstream';
 import type { Envelope } from '../events/envelope.js';
-import type { Reactor } from '../workers/engine/reactor.js';
+import type { Reactor } from '../engine/reactor.js';
 import { shareableIn } from './shareable-events.js';
 import type { SyncLink } from './sync-link.js';
 

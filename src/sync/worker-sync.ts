@@ -1,6 +1,6 @@
 import type { EventCatalog } from '../events/catalog.js';
 import type { EventLog } from '../log/event-log.js';
-import type { Reactor } from '../workers/engine/reactor.js';
+import type { Reactor } from '../engine/reactor.js';
 import { syncForwarder } from './sync-forwarder.js';
 import { SyncImporter } from './sync-importer.js';
 import { SyncLink, type SyncLinkOptions } from './sync-link.js';

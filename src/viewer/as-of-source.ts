@@ -5,8 +5,8 @@ import { EngramError } from '../errors.js';
 import type { EventCatalog } from '../events/catalog.js';
 import type { EventLog } from '../log/event-log.js';
 import { allProjections } from '../projections/all-projections.js';
-import { ProjectionRunner } from '../workers/engine/projection-runner.js';
-import { StateStore } from '../workers/engine/state-store.js';
+import { ProjectionRunner } from '../engine/projection-runner.js';
+import { StateStore } from '../engine/state-store.js';
 import { VIEWED_PROJECTIONS, type ViewerSource } from './viewer-source.js';
 
 const VIEWED = new Set<string>(VIEWED_PROJECTIONS);

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { EngramError } from '../errors.js';
 import type { MemoryRow } from '../projections/memories/memory-row.js';
 import { isSkillEligible } from '../projections/skills/skill-eligibility.js';
-import type { EngineCommand } from '../workers/commands/command.js';
-import { memoriesForget, memoriesPin, memoriesRestore, memoriesUnpin } from '../workers/commands/memory-commands.js';
-import { skillsAccept, skillsDecline } from '../workers/commands/skill-commands.js';
+import type { EngineCommand } from '../commands/command.js';
+import { memoriesForget, memoriesPin, memoriesRestore, memoriesUnpin } from '../commands/memory-commands.js';
+import { skillsAccept, skillsDecline } from '../commands/skill-commands.js';
 
 /** What a memory page's form sends: the memory's id, and its one text field when it has one. */
 type ActionInput = { query: string; project?: string; reason?: string };

@@ -1,6 +1,6 @@
 import type { EventLog } from '../log/event-log.js';
 import type { StoredEnvelope } from '../events/envelope.js';
-import type { CommittedRows } from '../workers/engine/projection-runner.js';
+import type { CommittedRows } from '../engine/projection-runner.js';
 
 /** The projections pages read (an as-of view replays these alone). */
 export const VIEWED_PROJECTIONS = ['memories', 'sessions', 'trace', 'provenance'] as const;

@@ -6,8 +6,8 @@ import type { Envelope } from '../../src/events/envelope.js';
 import { LevelEventLog } from '../../src/log/level-event-log.js';
 import { allProjections } from '../../src/projections/all-projections.js';
 import type { Projection } from '../../src/projections/projector.js';
-import { ProjectionRunner, type RunnerOptions } from '../../src/workers/engine/projection-runner.js';
-import { StateStore } from '../../src/workers/engine/state-store.js';
+import { ProjectionRunner, type RunnerOptions } from '../../src/engine/projection-runner.js';
+import { StateStore } from '../../src/engine/state-store.js';
 import { walkFiles } from './temp-home.js';
 
 export interface Harness {

@@ -1,4 +1,4 @@
-import type { MemoryType } from '../../memories/memory-kinds.js';
+import type { MemoryType } from '../../events/memory-kinds.js';
 import { DUPLICATE_THRESHOLD, jaccard, memoryTokens } from '../../memories/similarity.js';
 import type { RowReader } from '../projector.js';
 import { entryKey, rowAt, tokenKey } from './memories-rows.js';

@@ -1,4 +1,4 @@
-import type { Embedder } from './embedder.js';
+import type { Embedder } from '../../indexes/embedder.js';
 
 /** An embedder that lets go of its model when unused for a while. */
 export interface IdleUnloading extends Embedder {

@@ -1,0 +1,588 @@
+import PQueue from 'p-queue';
+import type { Clock } from '../clock.js';
+import { describeError } from '../errors.js';
+import type { DomainEvent, EventCatalog } from '../events/catalog.js';
+import type { EventLog } from '../log/event-log.js';
+import type { OutputRecord, Projection, RowReader, SinkContext, SinkReport } from '../projections/projector.js';
+import type { RowChange } from '../projections/row-change.js';
+import { MemoryOwnershipLedger, type OwnershipLedger } from '../ownership/ownership-ledger.js';
+import { ABSENT, RowCache } from './row-cache.js';
+import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure, StateStore } from './state-store.js';
+import { WindowReader, type WindowSlot } from './window-reader.js';
+
+export interface RunnerOptions {
+  log: EventLog;
+  catalog: EventCatalog;
+  /** Where rows and checkpoints are kept; null for a read-only look at a home that has none. */
+  store: StateStore | null;
+  projections: readonly Projection[];
+  clock: Clock;
+  /**
+   * Events folded between two commits while keeping up with the log. Smaller means less to
+   * redo after a crash. Default 2000.
+   */
+  windowSize?: number;
+  /**
+   * The same during a rebuild or replay, where fewer commits make it faster (memory files are
+   * rewritten, and synced, once per round). Default 100,000.
+   */
+  rebuildWindowSize?: number;
+  /** Committed rows each projection keeps in memory. Default 20,000. */
+  rowCacheSize?: number;
+  /**
+   * How long a row whose outputs could not be made waits before it is tried again; the wait
+   * doubles with each failure, up to 10 minutes. Default 30 s.
+   */
+  retryFailedMs?: number;
+  /**
+   * Called between a sink's write and the commit of the round; tests use it to crash a worker
+   * at exactly that instant. Default: nothing.
+   */
+  afterSinkApplied?: (projector: string, seq: number) => void;
+}
+
+export interface ProjectorStatus {
+  name: string;
+  projectorVersion: number;
+  seq: number;
+  fault: ProjectorFault | undefined;
+  /** Why this projection must start over before it advances again (the worker does it). */
+  resetPending: string | undefined;
+  /** When it last started over without being asked to, and why. */
+  lastReset: ResetNote | undefined;
+  /** Rounds keep failing (not a fault of an event: a full disk, say): since when, and the latest error. */
+  failing: { message: string; since: string; at: string } | undefined;
+  /** Rows whose outputs could not be made, retried until they are. */
+  failedRows: RowFailure[];
+}
+
+export type Progress = (done: number, total: number) => void;
+
+/** Committed rows of one projection, for reactors and queries. */
+export interface CommittedRows {
+  get(key: string): Promise<unknown>;
+  /** In key order; `reverse`: last key first (default false). */
+  entries(prefix?: string, options?: { reverse?: boolean }): AsyncIterable<[string, unknown]>;
+}
+
+interface Lane {
+  readonly projection: Projection<unknown>;
+  readonly name: string;
+  readonly handles: ReadonlySet<string>;
+  readonly store: LaneStore | null;
+  // One task at a time per projection: its events are folded strictly in log order.
+  readonly queue: PQueue;
+  readonly cache: RowCache;
+  checkpoint: Checkpoint;
+  resetPending: { reason: string; note: boolean } | undefined;
+  lastReset: ResetNote | undefined;
+  fault: ProjectorFault | undefined;
+  failing: ProjectorStatus['failing'];
+  failed: Map<string, RowFailure>;
+  retryDelay: number;
+  retryAt: number;
+  pending: Promise<void> | undefined;
+  /**
+   * Set while the lane's store has held nothing but what this runner wrote to it since it was
+   * empty (after a reset, or on a first run): a key not in these sets is known to be absent,
+   * so a rebuild never asks LevelDB for the thousands of rows that do not exist yet.
+   */
+  written: { rows: Set<string>; outputs: Set<string> } | undefined;
+}
+
+/** Beyond this many keys a lane stops tracking what it wrote and asks the store instead. */
+const WRITTEN_LIMIT = 500_000;
+/**
+ * Events read from the log at a time. Small, so the events lanes share stay short-lived (a
+ * rebuild holding tens of thousands of decoded events spends its time in the garbage
+ * collector); a round, between commits, spans many chunks.
+ */
+const CHUNK = 2000;
+/**
+ * Events looked over at once for the rows they will ask for (see #loadAhead). Each event is
+ * folded on trial at most LOOK_AHEAD_PASSES times, each time only up to a row not in memory.
+ */
+const LOOK_AHEAD = 500;
+/** Passes of that look-ahead: each learns one more row an event asks for. */
+const LOOK_AHEAD_PASSES = 3;
+
+/** Thrown by a row view for a row that is in the store but not in memory; the runner loads it. */
+class RowNotLoaded {
+  constructor(readonly key: string) {}
+}
+
+/**
+ * Runs every projector over the log. Each projection is a lane with its own queue, checkpoint,
+ * rows and fault, reading the log at its own pace: a slow projection (embeddings) never holds
+ * up a cheap one (files), and one whose events cannot be folded stops alone at its last good
+ * event while the others go on.
+ *
+ * A round folds a window of events into a scratch set of changed rows over the committed
+ * ones, hands them to the sink, then commits rows, output records, failures and checkpoint in
+ * one batch. If anything in the round fails, the scratch set is dropped and the lane stands
+ * where it was: the next round folds the same events again from the same rows, so a failure
+ * is never counted twice.
+ */
+export class ProjectionRunner {
+  readonly #options: RunnerOptions;
+  readonly #lanes = new Map<string, Lane>();
+  readonly #windows: WindowReader;
+  #aheadOfLog = 0;
+
+  constructor(options: RunnerOptions) {
+    this.#options = options;
+    this.#windows = new WindowReader(options.log, options.catalog);
+  }
+
+  /**
+   * Loads each projection's checkpoint and sees whether it can be trusted. One that cannot (it
+   * does not decode, it belongs to another log, its projectorVersion changed, it is ahead of the
+   * log) is marked to start over; that happens when the lane is next advanced, never here, so a
+   * command that only reads leaves every projection as it found it.
+   */
+  async start(): Promise<void> {
+    const { log, store } = this.#options;
+    for (const projection of this.#options.projections) {
+      const { projector } = projection;
+      const laneStore = store ? await store.lane(projector.name) : null;
+      const stored = laneStore ? await laneStore.checkpoint() : undefined;
+      let resetPending: Lane['resetPending'];
+      if (store?.recovered) resetPending = { reason: store.recovered.reason, note: true };
+      else if (stored === 'unreadable') resetPending = { reason: 'its checkpoint could not be read', note: true };
+      else if (stored === undefined) resetPending = { reason: 'it has never run', note: false };
+      else if (stored.logId !== log.id) resetPending = { reason: `its checkpoint is of another log (${stored.logId || 'none'}, now ${log.id})`, note: true };
+      else if (stored.projectorVersion !== projector.projectorVersion) {
+        resetPending = { reason: `its projectorVersion changed from ${stored.projectorVersion} to ${projector.projectorVersion}`, note: true };
+      } else if (stored.seq > log.head) {
+        resetPending = { reason: `its checkpoint (seq ${stored.seq}) is ahead of the log (head ${log.head}): the log lost its tail`, note: true };
+        this.#aheadOfLog = Math.max(this.#aheadOfLog, stored.seq);
+      }
+      const failures = laneStore ? await laneStore.failures() : [];
+      this.#lanes.set(projector.name, {
+        projection,
+        name: projector.name,
+        handles: new Set(projector.handles),
+        store: laneStore,
+        queue: new PQueue({ concurrency: 1 }),
+        cache: new RowCache(this.#options.rowCacheSize ?? 20_000),
+        checkpoint: resetPending || typeof stored !== 'object' ? this.#initial(projection) : stored,
+        resetPending,
+        lastReset: laneStore ? await laneStore.note() : undefined,
+        fault: resetPending || !laneStore ? undefined : await laneStore.fault(),
+        failing: undefined,
+        failed: new Map(failures.map((failure) => [failure.key, failure])),
+        retryDelay: this.#options.retryFailedMs ?? 30_000,
+        retryAt: 0,
+        pending: undefined,
+        written: undefined,
+      });
+      if (laneStore && !resetPending) await laneStore.clearStale();
+    }
+  }
+
+  /**
+   * The highest checkpoint of this log found ahead of its head when started, else 0. A
+   * checkpoint is only written after the events it covers were synced to the log, so one ahead
+   * is proof the log lost its tail (the disk lost writes it had confirmed), and a floor for the
+   * next seq: the lost seqs were seen, so they are never handed out again.
+   */
+  get aheadOfLog(): number {
+    return this.#aheadOfLog;
+  }
+
+  get names(): string[] {
+    return [...this.#lanes.keys()];
+  }
+
+  status(): ProjectorStatus[] {
+    return [...this.#lanes.values()].map((lane) => ({
+      name: lane.name,
+      projectorVersion: lane.projection.projector.projectorVersion,
+      seq: lane.checkpoint.seq,
+      fault: lane.fault,
+      resetPending: lane.resetPending?.note ? lane.resetPending.reason : undefined,
+      lastReset: lane.lastReset,
+      failing: lane.failing,
+      failedRows: [...lane.failed.values()],
+    }));
+  }
+
+  /** A projection's committed rows: what its outputs on disk already show. */
+  rowsOf(name: string): CommittedRows {
+    const lane = this.#lane(name);
+    return {
+      get: async (key) => {
+        if (!lane.store || lane.resetPending) return undefined;
+        const cached = lane.cache.get(key);
+        if (cached !== undefined) return cached === ABSENT ? undefined : cached;
+        const [row] = await lane.store.rows([key]);
+        return row;
+      },
+      entries: (prefix, options) => (lane.store && !lane.resetPending ? lane.store.entries(prefix, options) : (async function* () {})()),
+    };
+  }
+
+  /** Where a projection's sink put its outputs (absolute paths), and in what state it left each. */
+  async outputsOf(name: string): Promise<Array<[string, OutputRecord]>> {
+    const lane = this.#lane(name);
+    const { locate } = lane.projection.sink;
+    if (!lane.store || lane.resetPending || !locate) return [];
+    return (await lane.store.allOutputs()).map(([path, record]) => [locate.call(lane.projection.sink, path), record]);
+  }
+
+  /** Brings every projection (not stopped by a fault) up to the log's head. */
+  async catchUp(): Promise<void> {
+    // Every lane finishes (or fails) before this returns: no work is left running behind an error.
+    const results = await Promise.allSettled([...this.#lanes.values()].map((lane) => this.#schedule(lane)));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /**
+   * Starts every projection on whatever is new, without waiting for any of them: the live mode,
+   * where a slow projection must not hold back the next events of a fast one. `onCaughtUp` runs
+   * each time a lane finishes and all of them have caught up; `onError` gets a failed round, to
+   * be tried again by the next kick.
+   */
+  kick(callbacks: { onCaughtUp(): void; onError(err: unknown): void }): void {
+    for (const lane of this.#lanes.values()) {
+      this.#schedule(lane).then(
+        () => {
+          if (this.caughtUp) callbacks.onCaughtUp();
+        },
+        (err: unknown) => callbacks.onError(err),
+      );
+    }
+  }
+
+  /** Resolves once no projection has work running or queued. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#lanes.values()].map((lane) => lane.queue.onIdle()));
+  }
+
+  /** True when every projection without a fault has folded the whole log. */
+  get caughtUp(): boolean {
+    const head = this.#options.log.head;
+    return [...this.#lanes.values()].every((lane) => lane.fault !== undefined || (!lane.resetPending && lane.checkpoint.seq >= head));
+  }
+
+  /**
+   * Drops the named projections' rows and outputs (all of them by default) and replays the log
+   * into them, each lane at its own pace; resolves when all have reached the head.
+   */
+  async rebuild(options: { only?: readonly string[]; onProgress?: Progress } = {}): Promise<void> {
+    const lanes = this.#select(options.only);
+    const head = this.#options.log.head;
+    const progress = this.#progress(lanes, head, options.onProgress);
+    await Promise.all(
+      lanes.map((lane) =>
+        lane.queue.add(async () => {
+          lane.resetPending = undefined;
+          await this.#reset(lane, undefined);
+          await this.#advance(lane, head, this.#options.rebuildWindowSize ?? 100_000, progress);
+        }),
+      ),
+    );
+    options.onProgress?.(head, head);
+  }
+
+  /** Folds the log up to `to` (inclusive) into every projection: for replays into a fresh directory. */
+  async runUntil(to: number, onProgress?: Progress): Promise<void> {
+    const lanes = [...this.#lanes.values()];
+    const end = Math.min(to, this.#options.log.head);
+    const progress = this.#progress(lanes, end, onProgress);
+    await Promise.all(lanes.map((lane) => lane.queue.add(() => this.#advance(lane, end, this.#options.rebuildWindowSize ?? 100_000, progress))));
+    onProgress?.(end, end);
+  }
+
+  #progress(lanes: Lane[], total: number, onProgress: Progress | undefined): (() => void) | undefined {
+    if (!onProgress) return undefined;
+    return () => onProgress(Math.min(...lanes.map((lane) => lane.checkpoint.seq)), total);
+  }
+
+  #lane(name: string): Lane {
+    const lane = this.#lanes.get(name);
+    if (!lane) throw new Error(`no projection named ${name}; there are ${this.names.join(', ')}`);
+    return lane;
+  }
+
+  #select(only: readonly string[] | undefined): Lane[] {
+    if (!only || only.length === 0) return [...this.#lanes.values()];
+    return only.map((name) => this.#lane(name));
+  }
+
+  #initial(projection: Projection<unknown>): Checkpoint {
+    return { logId: this.#options.log.id, projectorVersion: projection.projector.projectorVersion, seq: 0 };
+  }
+
+  #schedule(lane: Lane): Promise<void> {
+    if (lane.fault) return Promise.resolve();
+    // A catch-up already queued will read to the head as it is when it starts: join it.
+    if (lane.pending) return lane.pending;
+    // p-queue may start the task inside add(); once started it no longer counts as queued.
+    let started = false;
+    const task = lane.queue.add(async () => {
+      started = true;
+      lane.pending = undefined;
+      if (!lane.fault) await this.#advance(lane, this.#options.log.head, this.#options.windowSize ?? 2000);
+    });
+    if (!started) lane.pending = task;
+    return task;
+  }
+
+  async #advance(lane: Lane, to: number, windowSize: number, onWindow?: () => void): Promise<void> {
+    if (!lane.store) throw new Error(`${lane.name} has no state store: this engine only reads`);
+    try {
+      if (lane.resetPending) {
+        const { reason, note } = lane.resetPending;
+        await this.#reset(lane, note ? { reason, at: this.#now() } : undefined);
+        lane.resetPending = undefined;
+      }
+      await this.#retryFailed(lane);
+      while (!lane.fault && lane.checkpoint.seq < to) {
+        if (!(await this.#round(lane, Math.min(to, lane.checkpoint.seq + windowSize)))) break;
+        onWindow?.();
+      }
+      lane.failing = undefined;
+    } catch (err) {
+      const at = this.#now();
+      lane.failing = { message: describeError(err), since: lane.failing?.since ?? at, at };
+      throw err;
+    }
+  }
+
+  /** Starts a lane over: the sink drops what it owns, the store moves to an empty generation. */
+  async #reset(lane: Lane, note: ResetNote | undefined): Promise<void> {
+    await lane.projection.sink.reset();
+    const fresh = lane.checkpoint.seq === 0 && lane.failed.size === 0 && !lane.fault && (await lane.store!.checkpoint()) === undefined;
+    if (!fresh || note) await lane.store!.reset(note);
+    lane.lastReset = note;
+    lane.checkpoint = this.#initial(lane.projection);
+    lane.fault = undefined;
+    lane.failing = undefined;
+    lane.failed.clear();
+    lane.cache.clear();
+    lane.written = { rows: new Set(), outputs: new Set() };
+  }
+
+  /**
+   * One round: folds the events after the checkpoint up to `end` (read in chunks that the lanes
+   * share) into a scratch set of rows, then commits it. False when the log had nothing to read.
+   */
+  async #round(lane: Lane, end: number): Promise<boolean> {
+    const { projector } = lane.projection;
+    // The round's changes, over the committed rows; dropped whole if the round fails.
+    const changed = new Map<string, unknown>();
+    // Committed rows loaded during this round, kept for its length whatever the cache evicts.
+    const loaded = new Map<string, unknown>();
+    const view: RowReader<unknown> = {
+      get(key) {
+        // Rows are never undefined here: a deleted row is null, a row the store lacks is ABSENT.
+        const row = changed.get(key) ?? loaded.get(key);
+        if (row !== undefined) return row === null || row === ABSENT ? undefined : row;
+        const cached = lane.cache.get(key);
+        if (cached === ABSENT) return undefined;
+        if (cached !== undefined) return cached;
+        if (lane.written && !lane.written.rows.has(key)) return undefined;
+        throw new RowNotLoaded(key);
+      },
+    };
+    let seq = lane.checkpoint.seq;
+    let failed: { slot: WindowSlot; error: unknown } | undefined;
+    while (seq < end && !failed) {
+      // The read covers seq + 1..last, where its window (aligned on CHUNK) or the log ends.
+      const last = Math.min(Math.floor(seq / CHUNK) * CHUNK + CHUNK, end);
+      const slots = await this.#windows.read(seq + 1, end, CHUNK);
+      // Slots before this index were already looked over for the rows they will ask for.
+      let lookedAheadTo = 0;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        // A seq a lost tail left unused (see LogRepaired) holds no event.
+        if (slot === undefined) continue;
+        if (lane.handles.has(slot.raw.type)) {
+          let changes: readonly RowChange<unknown>[];
+          try {
+            const event = slot.event(this.#options.catalog);
+            // Synchronous unless a row must be loaded first: an await per event would cost a
+            // rebuild more than the folding itself.
+            const folded = this.#tryEvolve(lane, view, event);
+            if (folded instanceof RowNotLoaded && i >= lookedAheadTo) {
+              lookedAheadTo = i + LOOK_AHEAD;
+              await this.#loadAhead(lane, view, loaded, slots.slice(i, lookedAheadTo), folded.key);
+            }
+            changes = folded instanceof RowNotLoaded ? await this.#evolve(lane, view, loaded, event, folded) : folded;
+          } catch (error) {
+            failed = { slot, error };
+            break;
+          }
+          for (const change of changes) changed.set(change.key, change.row);
+        }
+        seq = slot.raw.seq;
+      }
+      if (!failed) seq = last;
+    }
+    if (seq === lane.checkpoint.seq && !failed) return false;
+    // Even when an event could not be folded, those before it count: the lane stops right there.
+    await this.#commit(lane, changed, seq);
+    if (failed) {
+      lane.fault = {
+        projector: projector.name,
+        seq: failed.slot.raw.seq,
+        eventId: failed.slot.raw.id,
+        eventType: failed.slot.raw.type,
+        message: describeError(failed.error),
+        at: this.#now(),
+      };
+      await lane.store!.saveFault(lane.fault);
+    }
+    return true;
+  }
+
+  #tryEvolve(lane: Lane, view: RowReader<unknown>, event: DomainEvent): readonly RowChange<unknown>[] | RowNotLoaded {
+    try {
+      return lane.projection.projector.evolve(view, event);
+    } catch (err) {
+      if (err instanceof RowNotLoaded) return err;
+      throw err;
+    }
+  }
+
+  /**
+   * One read for the rows the next events will ask for, instead of one read each (an import of
+   * thousands of new memories asks each lane for thousands of rows that do not exist yet). The
+   * events are folded on trial, each only up to the first row it asks for that is not in memory
+   * (so a trial costs little where it matters); the key is noted and the trial dropped. A trial
+   * reads the state before the events ahead of it, so it may name a row the real fold never asks
+   * for (loading it costs a little), and the real fold still loads any row the trial missed.
+   */
+  async #loadAhead(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, slots: ReadonlyArray<WindowSlot | undefined>, first: string): Promise<void> {
+    let wanted = new Set([first]);
+    let trying = slots.filter((slot): slot is WindowSlot => slot !== undefined && lane.handles.has(slot.raw.type));
+    // An event asks for its rows one after another: each pass learns the next one it lacks.
+    for (let pass = 0; pass < LOOK_AHEAD_PASSES && wanted.size > 0; pass++) {
+      const missed: WindowSlot[] = [];
+      for (const slot of trying) {
+        try {
+          lane.projection.projector.evolve(view, slot.event(this.#options.catalog));
+        } catch (err) {
+          // Any other error: the real fold meets it and reports it.
+          if (err instanceof RowNotLoaded) {
+            wanted.add(err.key);
+            missed.push(slot);
+          }
+        }
+      }
+      const keys = [...wanted];
+      const rows = await lane.store!.rows(keys);
+      keys.forEach((key, i) => {
+        loaded.set(key, rows[i] ?? ABSENT);
+        lane.cache.set(key, rows[i]);
+      });
+      wanted = new Set();
+      trying = missed;
+    }
+  }
+
+  /** evolve, loading each committed row it asks for that is not in memory, then asking again. */
+  async #evolve(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, event: DomainEvent, missing: RowNotLoaded): Promise<readonly RowChange<unknown>[]> {
+    for (let miss: RowNotLoaded | readonly RowChange<unknown>[] = missing; ; ) {
+      if (!(miss instanceof RowNotLoaded)) return miss;
+      const [row] = await lane.store!.rows([miss.key]);
+      loaded.set(miss.key, row ?? ABSENT);
+      lane.cache.set(miss.key, row);
+      miss = this.#tryEvolve(lane, view, event);
+    }
+  }
+
+  async #commit(lane: Lane, changed: Map<string, unknown>, seq: number): Promise<void> {
+    if (changed.size === 0 && seq === lane.checkpoint.seq) return;
+    const changes = [...changed].map(([key, row]) => ({ key, row }));
+    const report = changes.length > 0 ? await lane.projection.sink.apply(changes, this.#sinkContext(lane, changed)) : { outputs: [], failed: [] };
+    this.#options.afterSinkApplied?.(lane.name, seq);
+    const failures = this.#failures(lane, changed.keys(), report, seq);
+    const checkpoint: Checkpoint = { logId: this.#options.log.id, projectorVersion: lane.projection.projector.projectorVersion, seq };
+    await lane.store!.commit({ rows: changed, outputs: report.outputs, failures, checkpoint });
+    lane.checkpoint = checkpoint;
+    for (const [key, row] of changed) lane.cache.set(key, row);
+    this.#recordFailures(lane, failures);
+    if (lane.written) {
+      for (const key of changed.keys()) lane.written.rows.add(key);
+      for (const [path] of report.outputs) lane.written.outputs.add(path);
+      if (lane.written.rows.size + lane.written.outputs.size > WRITTEN_LIMIT) lane.written = undefined;
+    }
+  }
+
+  /**
+   * Rows whose outputs failed are tried on the next round whatever their wait: `engram worker
+   * --drain` asks this, so that once a directory is back its files are what the log says, with
+   * no further event needed.
+   */
+  retryFailedNow(): void {
+    for (const lane of this.#lanes.values()) lane.retryAt = 0;
+  }
+
+  /** Rows whose outputs failed are made again after a wait that grows while they keep failing. */
+  async #retryFailed(lane: Lane): Promise<void> {
+    if (lane.failed.size === 0 || performance.now() < lane.retryAt) return;
+    const keys = [...lane.failed.keys()];
+    const rows = await lane.store!.rows(keys);
+    const report = await lane.projection.sink.apply(keys.map((key, i) => ({ key, row: rows[i] ?? null })), this.#sinkContext(lane, new Map()));
+    const failures = this.#failures(lane, keys, report, lane.checkpoint.seq);
+    await lane.store!.commit({ rows: new Map(), outputs: report.outputs, failures });
+    this.#recordFailures(lane, failures);
+    const base = this.#options.retryFailedMs ?? 30_000;
+    lane.retryDelay = lane.failed.size > 0 ? Math.min(lane.retryDelay * 2, 10 * 60_000) : base;
+    lane.retryAt = performance.now() + (lane.failed.size > 0 ? lane.retryDelay : 0);
+  }
+
+  #failures(lane: Lane, keys: Iterable<string>, report: SinkReport, seq: number): Array<[string, RowFailure | null]> {
+    const failures: Array<[string, RowFailure | null]> = [];
+    const now = new Set<string>();
+    for (const { key, message } of report.failed) {
+      now.add(key);
+      const before = lane.failed.get(key);
+      failures.push([key, { key, message, seq: before?.seq ?? seq, at: before?.at ?? this.#now() }]);
+    }
+    for (const key of keys) if (!now.has(key) && lane.failed.has(key)) failures.push([key, null]);
+    return failures;
+  }
+
+  #recordFailures(lane: Lane, failures: Array<[string, RowFailure | null]>): void {
+    for (const [key, failure] of failures) {
+      if (failure) lane.failed.set(key, failure);
+      else lane.failed.delete(key);
+    }
+  }
+
+  /** Whose each file outside ENGRAM_HOME is (src/ownership). */
+  get ownership(): OwnershipLedger {
+    return this.#options.store?.ownership ?? this.#readOnlyLedger;
+  }
+
+  readonly #readOnlyLedger = new MemoryOwnershipLedger();
+
+  #sinkContext(lane: Lane, changed: ReadonlyMap<string, unknown>): SinkContext {
+    const store = lane.store!;
+    return {
+      ledger: this.ownership,
+      scan: async function* (prefix) {
+        for await (const [key, row] of store.entries(prefix)) {
+          if (!changed.has(key)) yield [key, row];
+        }
+        for (const [key, row] of changed) if (row !== null && key.startsWith(prefix)) yield [key, row];
+      },
+      outputs: async (paths) => {
+        const written = lane.written?.outputs;
+        if (!written) return lane.store!.outputs(paths);
+        // Only paths this lane wrote since its store was empty can have a record.
+        const asked = paths.filter((path) => written.has(path));
+        const found = new Map((await lane.store!.outputs(asked)).map((record, i) => [asked[i]!, record]));
+        return paths.map((path) => found.get(path));
+      },
+    };
+  }
+
+  #now(): string {
+    return this.#options.clock.now().toISOString();
+  }
+}
