@@ -245,7 +245,7 @@ describe('correction detector', () => {
       seen.add(file);
       const source = readFileSync(join(dir, file), 'utf8');
       for (const [, spec] of source.matchAll(/^import [^;]* from '([^']+)';$/gm)) {
-        expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[a-z-]+\.js$|^\.\.\/memories\/memory-kinds\.js$/);
+        expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[a-z-]+\.js$|^\.\.\/events\/memory-kinds\.js$/);
         if (spec!.startsWith('./')) visit(spec!.slice(2).replace(/\.js$/, '.ts'));
       }
     };

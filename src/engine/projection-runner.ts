@@ -1,69 +1,15 @@
 import PQueue from 'p-queue';
-import type { Clock } from '../clock.js';
 import { describeError } from '../errors.js';
-import type { DomainEvent, EventCatalog } from '../events/catalog.js';
-import type { EventLog } from '../log/event-log.js';
-import type { OutputRecord, Projection, RowReader, SinkContext, SinkReport } from '../projections/projector.js';
+import type { OutputRecord, Projection, SinkContext, SinkReport } from '../projections/projector.js';
 import type { RowChange } from '../projections/row-change.js';
 import { MemoryOwnershipLedger, type OwnershipLedger } from '../ownership/ownership-ledger.js';
 import { ABSENT, RowCache } from './row-cache.js';
-import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure, StateStore } from './state-store.js';
+import { LOOK_AHEAD, RoundRows, RowNotLoaded } from './round-rows.js';
+import type { CommittedRows, ProjectorStatus, Progress, RunnerOptions } from './runner-options.js';
+import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure } from './state-store.js';
 import { WindowReader, type WindowSlot } from './window-reader.js';
 
-export interface RunnerOptions {
-  log: EventLog;
-  catalog: EventCatalog;
-  /** Where rows and checkpoints are kept; null for a read-only look at a home that has none. */
-  store: StateStore | null;
-  projections: readonly Projection[];
-  clock: Clock;
-  /**
-   * Events folded between two commits while keeping up with the log. Smaller means less to
-   * redo after a crash. Default 2000.
-   */
-  windowSize?: number;
-  /**
-   * The same during a rebuild or replay, where fewer commits make it faster (memory files are
-   * rewritten, and synced, once per round). Default 100,000.
-   */
-  rebuildWindowSize?: number;
-  /** Committed rows each projection keeps in memory. Default 20,000. */
-  rowCacheSize?: number;
-  /**
-   * How long a row whose outputs could not be made waits before it is tried again; the wait
-   * doubles with each failure, up to 10 minutes. Default 30 s.
-   */
-  retryFailedMs?: number;
-  /**
-   * Called between a sink's write and the commit of the round; tests use it to crash a worker
-   * at exactly that instant. Default: nothing.
-   */
-  afterSinkApplied?: (projector: string, seq: number) => void;
-}
-
-export interface ProjectorStatus {
-  name: string;
-  projectorVersion: number;
-  seq: number;
-  fault: ProjectorFault | undefined;
-  /** Why this projection must start over before it advances again (the worker does it). */
-  resetPending: string | undefined;
-  /** When it last started over without being asked to, and why. */
-  lastReset: ResetNote | undefined;
-  /** Rounds keep failing (not a fault of an event: a full disk, say): since when, and the latest error. */
-  failing: { message: string; since: string; at: string } | undefined;
-  /** Rows whose outputs could not be made, retried until they are. */
-  failedRows: RowFailure[];
-}
-
-export type Progress = (done: number, total: number) => void;
-
-/** Committed rows of one projection, for reactors and queries. */
-export interface CommittedRows {
-  get(key: string): Promise<unknown>;
-  /** In key order; `reverse`: last key first (default false). */
-  entries(prefix?: string, options?: { reverse?: boolean }): AsyncIterable<[string, unknown]>;
-}
+export type { CommittedRows, ProjectorStatus, Progress, RunnerOptions };
 
 interface Lane {
   readonly projection: Projection<unknown>;
@@ -98,19 +44,6 @@ const WRITTEN_LIMIT = 500_000;
  * collector); a round, between commits, spans many chunks.
  */
 const CHUNK = 2000;
-/**
- * Events looked over at once for the rows they will ask for (see #loadAhead). Each event is
- * folded on trial at most LOOK_AHEAD_PASSES times, each time only up to a row not in memory.
- */
-const LOOK_AHEAD = 500;
-/** Passes of that look-ahead: each learns one more row an event asks for. */
-const LOOK_AHEAD_PASSES = 3;
-
-/** Thrown by a row view for a row that is in the store but not in memory; the runner loads it. */
-class RowNotLoaded {
-  constructor(readonly key: string) {}
-}
-
 /**
  * Runs every projector over the log. Each projection is a lane with its own queue, checkpoint,
  * rows and fault, reading the log at its own pace: a slow projection (embeddings) never holds
@@ -371,22 +304,10 @@ export class ProjectionRunner {
    */
   async #round(lane: Lane, end: number): Promise<boolean> {
     const { projector } = lane.projection;
-    // The round's changes, over the committed rows; dropped whole if the round fails.
-    const changed = new Map<string, unknown>();
-    // Committed rows loaded during this round, kept for its length whatever the cache evicts.
-    const loaded = new Map<string, unknown>();
-    const view: RowReader<unknown> = {
-      get(key) {
-        // Rows are never undefined here: a deleted row is null, a row the store lacks is ABSENT.
-        const row = changed.get(key) ?? loaded.get(key);
-        if (row !== undefined) return row === null || row === ABSENT ? undefined : row;
-        const cached = lane.cache.get(key);
-        if (cached === ABSENT) return undefined;
-        if (cached !== undefined) return cached;
-        if (lane.written && !lane.written.rows.has(key)) return undefined;
-        throw new RowNotLoaded(key);
-      },
-    };
+    // The round's changes over the committed rows (dropped whole if the round fails), and the
+    // committed rows it loaded.
+    const rows = new RoundRows(lane, this.#options.catalog);
+    const { changed } = rows;
     let seq = lane.checkpoint.seq;
     let failed: { slot: WindowSlot; error: unknown } | undefined;
     while (seq < end && !failed) {
@@ -405,12 +326,12 @@ export class ProjectionRunner {
             const event = slot.event(this.#options.catalog);
             // Synchronous unless a row must be loaded first: an await per event would cost a
             // rebuild more than the folding itself.
-            const folded = this.#tryEvolve(lane, view, event);
+            const folded = rows.fold(event);
             if (folded instanceof RowNotLoaded && i >= lookedAheadTo) {
               lookedAheadTo = i + LOOK_AHEAD;
-              await this.#loadAhead(lane, view, loaded, slots.slice(i, lookedAheadTo), folded.key);
+              await rows.loadAhead(slots.slice(i, lookedAheadTo), folded.key);
             }
-            changes = folded instanceof RowNotLoaded ? await this.#evolve(lane, view, loaded, event, folded) : folded;
+            changes = folded instanceof RowNotLoaded ? await rows.foldLoading(event, folded) : folded;
           } catch (error) {
             failed = { slot, error };
             break;
@@ -436,62 +357,6 @@ export class ProjectionRunner {
       await lane.store!.saveFault(lane.fault);
     }
     return true;
-  }
-
-  #tryEvolve(lane: Lane, view: RowReader<unknown>, event: DomainEvent): readonly RowChange<unknown>[] | RowNotLoaded {
-    try {
-      return lane.projection.projector.evolve(view, event);
-    } catch (err) {
-      if (err instanceof RowNotLoaded) return err;
-      throw err;
-    }
-  }
-
-  /**
-   * One read for the rows the next events will ask for, instead of one read each (an import of
-   * thousands of new memories asks each lane for thousands of rows that do not exist yet). The
-   * events are folded on trial, each only up to the first row it asks for that is not in memory
-   * (so a trial costs little where it matters); the key is noted and the trial dropped. A trial
-   * reads the state before the events ahead of it, so it may name a row the real fold never asks
-   * for (loading it costs a little), and the real fold still loads any row the trial missed.
-   */
-  async #loadAhead(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, slots: ReadonlyArray<WindowSlot | undefined>, first: string): Promise<void> {
-    let wanted = new Set([first]);
-    let trying = slots.filter((slot): slot is WindowSlot => slot !== undefined && lane.handles.has(slot.raw.type));
-    // An event asks for its rows one after another: each pass learns the next one it lacks.
-    for (let pass = 0; pass < LOOK_AHEAD_PASSES && wanted.size > 0; pass++) {
-      const missed: WindowSlot[] = [];
-      for (const slot of trying) {
-        try {
-          lane.projection.projector.evolve(view, slot.event(this.#options.catalog));
-        } catch (err) {
-          // Any other error: the real fold meets it and reports it.
-          if (err instanceof RowNotLoaded) {
-            wanted.add(err.key);
-            missed.push(slot);
-          }
-        }
-      }
-      const keys = [...wanted];
-      const rows = await lane.store!.rows(keys);
-      keys.forEach((key, i) => {
-        loaded.set(key, rows[i] ?? ABSENT);
-        lane.cache.set(key, rows[i]);
-      });
-      wanted = new Set();
-      trying = missed;
-    }
-  }
-
-  /** evolve, loading each committed row it asks for that is not in memory, then asking again. */
-  async #evolve(lane: Lane, view: RowReader<unknown>, loaded: Map<string, unknown>, event: DomainEvent, missing: RowNotLoaded): Promise<readonly RowChange<unknown>[]> {
-    for (let miss: RowNotLoaded | readonly RowChange<unknown>[] = missing; ; ) {
-      if (!(miss instanceof RowNotLoaded)) return miss;
-      const [row] = await lane.store!.rows([miss.key]);
-      loaded.set(miss.key, row ?? ABSENT);
-      lane.cache.set(miss.key, row);
-      miss = this.#tryEvolve(lane, view, event);
-    }
   }
 
   async #commit(lane: Lane, changed: Map<string, unknown>, seq: number): Promise<void> {
