@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -133,10 +133,14 @@ describe('the one door for redaction, end to end', () => {
       ],
     };
     mkdirSync(h.paths.spoolNew, { recursive: true });
-    writeFileSync(join(h.paths.spoolNew, '1700000000000000-1-00000001.json'), JSON.stringify({
+    // Written aside and renamed in, as a hook does: the worker started by the first test watches
+    // spool/new and would take a file still being written as an empty one.
+    const seeded = join(h.root, 'seed.json');
+    writeFileSync(seeded, JSON.stringify({
       id: 'seed-distilled-000001', type: 'DistillCompleted', schemaVersion: 1, ts: NOW, session: 's-alerts', project,
       data: { upToSeq: 1, attempt: 1, via: 'llm', raw: JSON.stringify(answer), answer, notes: [] },
     }));
+    renameSync(seeded, join(h.paths.spoolNew, '1700000000000000-1-00000001.json'));
     await drain(h.env);
     const listed = await cliHere(['routes', '--project', project, '--json'], h.env);
     expect(listed.code, listed.stderr).toBe(0);
