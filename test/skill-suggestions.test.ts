@@ -200,7 +200,7 @@ describe('implemented_in written by hand', () => {
 describe('skills/memory/SKILL.md', () => {
   it('names only commands the CLI has', () => {
     const skill = readFileSync(join(import.meta.dirname, '..', 'skills', 'memory', 'SKILL.md'), 'utf8');
-    const usage = readFileSync(join(import.meta.dirname, '..', 'src', 'cli', 'main.ts'), 'utf8');
+    const usage = readFileSync(join(import.meta.dirname, '..', 'src', 'cli', 'usage.ts'), 'utf8');
     const commands = [...skill.matchAll(/`engram ([a-z]+)(?: ([a-z]+))?/g)].map((m) => [m[1]!, m[2]]);
     expect(commands.length).toBeGreaterThan(10);
     for (const [command, sub] of commands) {

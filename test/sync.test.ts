@@ -69,8 +69,15 @@ async function streamMessages(url: string): Promise<number> {
   }
 }
 
+/** The memory files as they stand, read while a worker may be writing: its temporary files left out, a walk that met a file renamed under it done again. */
 function memoryFiles(m: TempHome): Record<string, string> {
-  return walkFiles(join(m.root, 'claude', 'projects'));
+  for (;;) {
+    try {
+      return Object.fromEntries(Object.entries(walkFiles(join(m.root, 'claude', 'projects'))).filter(([path]) => !/\/\.engram-[^/]*\.tmp$/.test(path)));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
 }
 
 /**
