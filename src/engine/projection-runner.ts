@@ -1,40 +1,18 @@
 import PQueue from 'p-queue';
 import { describeError } from '../errors.js';
-import type { OutputRecord, Projection, SinkContext, SinkReport } from '../projections/projector.js';
+import type { OutputRecord, Projection } from '../projections/projector.js';
 import type { RowChange } from '../projections/row-change.js';
 import { MemoryOwnershipLedger, type OwnershipLedger } from '../ownership/ownership-ledger.js';
 import { ABSENT, RowCache } from './row-cache.js';
 import { LOOK_AHEAD, RoundRows, RowNotLoaded } from './round-rows.js';
 import type { CommittedRows, ProjectorStatus, Progress, RunnerOptions } from './runner-options.js';
-import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure } from './state-store.js';
+import type { Checkpoint, ResetNote } from './state-store.js';
 import { WindowReader, type WindowSlot } from './window-reader.js';
+import { failuresAfter, recordFailures } from './row-failures.js';
+import { sinkContext } from './sink-context.js';
+import type { Lane } from './lane.js';
 
 export type { CommittedRows, ProjectorStatus, Progress, RunnerOptions };
-
-interface Lane {
-  readonly projection: Projection<unknown>;
-  readonly name: string;
-  readonly handles: ReadonlySet<string>;
-  readonly store: LaneStore | null;
-  // One task at a time per projection: its events are folded strictly in log order.
-  readonly queue: PQueue;
-  readonly cache: RowCache;
-  checkpoint: Checkpoint;
-  resetPending: { reason: string; note: boolean } | undefined;
-  lastReset: ResetNote | undefined;
-  fault: ProjectorFault | undefined;
-  failing: ProjectorStatus['failing'];
-  failed: Map<string, RowFailure>;
-  retryDelay: number;
-  retryAt: number;
-  pending: Promise<void> | undefined;
-  /**
-   * Set while the lane's store has held nothing but what this runner wrote to it since it was
-   * empty (after a reset, or on a first run): a key not in these sets is known to be absent,
-   * so a rebuild never asks LevelDB for the thousands of rows that do not exist yet.
-   */
-  written: { rows: Set<string>; outputs: Set<string> } | undefined;
-}
 
 /** Beyond this many keys a lane stops tracking what it wrote and asks the store instead. */
 const WRITTEN_LIMIT = 500_000;
@@ -362,14 +340,14 @@ export class ProjectionRunner {
   async #commit(lane: Lane, changed: Map<string, unknown>, seq: number): Promise<void> {
     if (changed.size === 0 && seq === lane.checkpoint.seq) return;
     const changes = [...changed].map(([key, row]) => ({ key, row }));
-    const report = changes.length > 0 ? await lane.projection.sink.apply(changes, this.#sinkContext(lane, changed)) : { outputs: [], failed: [] };
+    const report = changes.length > 0 ? await lane.projection.sink.apply(changes, sinkContext(lane, this.ownership, changed)) : { outputs: [], failed: [] };
     this.#options.afterSinkApplied?.(lane.name, seq);
-    const failures = this.#failures(lane, changed.keys(), report, seq);
+    const failures = failuresAfter(lane.failed, changed.keys(), report, seq, this.#now());
     const checkpoint: Checkpoint = { logId: this.#options.log.id, projectorVersion: lane.projection.projector.projectorVersion, seq };
     await lane.store!.commit({ rows: changed, outputs: report.outputs, failures, checkpoint });
     lane.checkpoint = checkpoint;
     for (const [key, row] of changed) lane.cache.set(key, row);
-    this.#recordFailures(lane, failures);
+    recordFailures(lane.failed, failures);
     if (lane.written) {
       for (const key of changed.keys()) lane.written.rows.add(key);
       for (const [path] of report.outputs) lane.written.outputs.add(path);
@@ -391,32 +369,13 @@ export class ProjectionRunner {
     if (lane.failed.size === 0 || performance.now() < lane.retryAt) return;
     const keys = [...lane.failed.keys()];
     const rows = await lane.store!.rows(keys);
-    const report = await lane.projection.sink.apply(keys.map((key, i) => ({ key, row: rows[i] ?? null })), this.#sinkContext(lane, new Map()));
-    const failures = this.#failures(lane, keys, report, lane.checkpoint.seq);
+    const report = await lane.projection.sink.apply(keys.map((key, i) => ({ key, row: rows[i] ?? null })), sinkContext(lane, this.ownership, new Map()));
+    const failures = failuresAfter(lane.failed, keys, report, lane.checkpoint.seq, this.#now());
     await lane.store!.commit({ rows: new Map(), outputs: report.outputs, failures });
-    this.#recordFailures(lane, failures);
+    recordFailures(lane.failed, failures);
     const base = this.#options.retryFailedMs ?? 30_000;
     lane.retryDelay = lane.failed.size > 0 ? Math.min(lane.retryDelay * 2, 10 * 60_000) : base;
     lane.retryAt = performance.now() + (lane.failed.size > 0 ? lane.retryDelay : 0);
-  }
-
-  #failures(lane: Lane, keys: Iterable<string>, report: SinkReport, seq: number): Array<[string, RowFailure | null]> {
-    const failures: Array<[string, RowFailure | null]> = [];
-    const now = new Set<string>();
-    for (const { key, message } of report.failed) {
-      now.add(key);
-      const before = lane.failed.get(key);
-      failures.push([key, { key, message, seq: before?.seq ?? seq, at: before?.at ?? this.#now() }]);
-    }
-    for (const key of keys) if (!now.has(key) && lane.failed.has(key)) failures.push([key, null]);
-    return failures;
-  }
-
-  #recordFailures(lane: Lane, failures: Array<[string, RowFailure | null]>): void {
-    for (const [key, failure] of failures) {
-      if (failure) lane.failed.set(key, failure);
-      else lane.failed.delete(key);
-    }
   }
 
   /** Whose each file outside ENGRAM_HOME is (src/ownership). */
@@ -425,27 +384,6 @@ export class ProjectionRunner {
   }
 
   readonly #readOnlyLedger = new MemoryOwnershipLedger();
-
-  #sinkContext(lane: Lane, changed: ReadonlyMap<string, unknown>): SinkContext {
-    const store = lane.store!;
-    return {
-      ledger: this.ownership,
-      scan: async function* (prefix) {
-        for await (const [key, row] of store.entries(prefix)) {
-          if (!changed.has(key)) yield [key, row];
-        }
-        for (const [key, row] of changed) if (row !== null && key.startsWith(prefix)) yield [key, row];
-      },
-      outputs: async (paths) => {
-        const written = lane.written?.outputs;
-        if (!written) return lane.store!.outputs(paths);
-        // Only paths this lane wrote since its store was empty can have a record.
-        const asked = paths.filter((path) => written.has(path));
-        const found = new Map((await lane.store!.outputs(asked)).map((record, i) => [asked[i]!, record]));
-        return paths.map((path) => found.get(path));
-      },
-    };
-  }
 
   #now(): string {
     return this.#options.clock.now().toISOString();
