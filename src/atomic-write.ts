@@ -16,6 +16,12 @@ export interface AtomicWriteOptions {
   mode?: number;
   /** Create the parent directory when it is missing. Default true. */
   makeDir?: boolean;
+  /**
+   * Where the temporary file is written, on the same file system as `path` (the rename must not
+   * cross one). Default: beside `path`. A writer that clears this directory when it starts leaves
+   * no temporary file behind a kill -9, wherever it was writing.
+   */
+  tmpDir?: string;
 }
 
 /**
@@ -28,15 +34,16 @@ export interface AtomicWriteOptions {
 export function writeFileAtomic(path: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const tmp = join(options.tmpDir ?? dir, `.${basename(path)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
   let fd: number;
   try {
     fd = openSync(tmp, 'wx', options.mode ?? 0o666);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || options.makeDir === false) throw err;
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dirname(tmp), { recursive: true });
     fd = openSync(tmp, 'wx', options.mode ?? 0o666);
   }
+  if (options.tmpDir !== undefined) mkdirSync(dir, { recursive: true });
   try {
     try {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;

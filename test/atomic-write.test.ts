@@ -22,6 +22,17 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['file.md']);
   });
 
+  it('writes its temp file in tmpDir when given, making both directories, and leaves only the file', () => {
+    const dir = scratch();
+    const tmpDir = join(dir, '.tmp');
+    const path = join(dir, 'trace', 'project.json');
+    writeFileAtomic(path, 'one', { tmpDir });
+    writeFileAtomic(path, 'two', { tmpDir });
+    expect(readFileSync(path, 'utf8')).toBe('two');
+    expect(readdirSync(join(dir, 'trace'))).toEqual(['project.json']);
+    expect(readdirSync(tmpDir)).toEqual([]);
+  });
+
   it('keeps the old content and removes its temp file when the write cannot finish', () => {
     if (process.getuid?.() === 0) {
       // root writes through read-only modes; a directory that vanishes fails the rename instead

@@ -10,6 +10,9 @@ import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
 import { BASE_TEXT_LIMIT, type OwnershipRecord } from '../ownership/ownership-record.js';
 import { whoseFile } from '../ownership/whose-file.js';
 import type { FileOp } from './file-ops.js';
+
+/** Under a sink's root that is engram's alone (views/): where its temporary files are written. */
+const TMP_DIR = '.tmp';
 import type { OutputRecord, Sink, SinkContext, SinkReport } from './projector.js';
 import type { RowChange } from './row-change.js';
 
@@ -59,6 +62,8 @@ export class FileSink<R> implements Sink<R> {
   readonly #options: FileSinkOptions<R>;
   /** Directories whose leftovers of a crashed write were cleared since this process started. */
   readonly #cleared = new Set<string>();
+  /** Whether the views' temporary directory was emptied since this process started. */
+  #tmpCleared = false;
 
   constructor(options: FileSinkOptions<R>) {
     this.#options = options;
@@ -75,11 +80,18 @@ export class FileSink<R> implements Sink<R> {
     }
     const report: SinkReport = { outputs: [], failed: [] };
     if (!this.#shared) {
+      // engram's own files (views/): temporaries go to one directory under the root, emptied on
+      // this process's first write, so a kill -9 mid-write leaves nothing in the views themselves.
+      const tmpDir = join(this.#options.root, TMP_DIR);
+      if (!this.#tmpCleared) {
+        rmSync(tmpDir, { recursive: true, force: true });
+        this.#tmpCleared = true;
+      }
       for (const { key, ops } of planned) {
         try {
           for (const op of ops) {
             if (op.kind === 'write') {
-              writeFileAtomic(join(this.#options.root, op.path), op.content, { durable: this.#options.durable ?? true });
+              writeFileAtomic(join(this.#options.root, op.path), op.content, { durable: this.#options.durable ?? true, tmpDir });
               report.outputs.push([op.path, { key, hash: hashOf(op.content), state: 'written' }]);
             }
           }
