@@ -216,6 +216,34 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
     expect(status(b)!.rejected).toBe(4);
   }, SLOW);
 
+  it('redacts what comes in whatever it claims to be, and keeps no secret in what it sets aside', async () => {
+    const nats = await server();
+    const b = machine(nats.url);
+    const token = `ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'}`;
+    // Stamped as this very build's hook event: the log's door trusts that stamp from its own spool.
+    const { BUILD_ID } = (await import(String(new URL('../dist/src/build-id.js', import.meta.url)))) as { BUILD_ID: string };
+    const stamped = { ...prompt(`deploy with ${token} please`), producer: BUILD_ID };
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      await jsm.streams.add({ name: 'ENGRAM', subjects: ['engram.>'] });
+      const js = jsm.jetstream();
+      await js.publish('engram.personal.dev', JSON.stringify(stamped), { msgID: stamped.id });
+      await js.publish('engram.personal.dev', `not json, but ${token}`);
+    } finally {
+      await nc.close();
+    }
+    await startWorker(b);
+    expect(await waitUntil(() => (status(b)?.importedTo ?? 0) >= 2)).toBe(true);
+    const stored = (await dumpLog(b.env)).find((e) => e.id === stamped.id);
+    expect(stored).toBeDefined();
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(String(stored!.data.prompt)).toContain('[REDACTED:');
+    const aside = readdirSync(join(syncFolder(b.paths), 'rejected')).map((name) => readFileSync(join(syncFolder(b.paths), 'rejected', name), 'utf8'));
+    expect(aside).toHaveLength(1);
+    expect(aside[0]).not.toContain(token);
+  }, SLOW);
+
   it('a session that ran on A is captured on A alone: B keeps A\'s transcript excerpt, not a "missing" of its own', async () => {
     const nats = await server();
     const [a, b] = [machine(nats.url), machine(nats.url)];

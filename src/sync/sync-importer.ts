@@ -6,6 +6,8 @@ import type { EventCatalog } from '../events/catalog.js';
 import { envelopeSchema, type Envelope } from '../events/envelope.js';
 import { describeIssues } from '../events/describe-issues.js';
 import type { EventLog } from '../log/event-log.js';
+import { redactText } from '../redaction/redact.js';
+import { redactEnvelope } from '../redaction/redact-envelope.js';
 import { abortableSleep } from './abortable-sleep.js';
 import { shareableIn } from './shareable-events.js';
 import type { SyncLink } from './sync-link.js';
@@ -107,7 +109,10 @@ export class SyncImporter {
     }
     // What this machine already holds (its own events coming back, a batch seen before a crash) is skipped.
     const present = await log.has(events.map((event) => event.id));
-    const fresh = events.filter((_, i) => !present[i]);
+    // Every field redacted here, whatever the event says of itself: the log's door passes over a
+    // hook event stamped with this build (its own hook redacted it), and another machine's stamp
+    // is only a claim.
+    const fresh = events.filter((_, i) => !present[i]).map((event) => redactEnvelope(event, { always: true }));
     await link.store.markImported(fresh.map((event) => event.id));
     const { appended } = fresh.length > 0 ? await log.append(fresh) : { appended: [] };
     const last = batch.at(-1)!;
@@ -145,7 +150,7 @@ export class SyncImporter {
     try {
       const dir = join(link.settings.dir, 'rejected');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir, `${message.seq}.json`), `${JSON.stringify({ streamSeq: message.seq, subject: message.subject, reason, body: message.string().slice(0, 100_000) }, null, 2)}\n`, { mode: 0o600 });
+      writeFileSync(join(dir, `${message.seq}.json`), `${JSON.stringify({ streamSeq: message.seq, subject: message.subject, reason, body: redactText(message.string().slice(0, 100_000)) }, null, 2)}\n`, { mode: 0o600 });
     } catch (err) {
       link.noteError(err);
     }
