@@ -12,13 +12,28 @@ export function sinkContext(
   changed: ReadonlyMap<string, unknown>,
 ): SinkContext {
   const store = lane.store!;
+  // The round's changed keys in order, made on the first scan: each scan then finds its prefix's
+  // keys by binary search instead of walking every change (a rebuild's round changes them all,
+  // and renders one MEMORY.md per directory).
+  let sorted: string[] | undefined;
   return {
     ledger,
     scan: async function* (prefix) {
       for await (const [key, row] of store.entries(prefix)) {
         if (!changed.has(key)) yield [key, row];
       }
-      for (const [key, row] of changed) if (row !== null && key.startsWith(prefix)) yield [key, row];
+      sorted ??= [...changed.keys()].sort();
+      let low = 0;
+      let high = sorted.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (sorted[mid]! < prefix) low = mid + 1;
+        else high = mid;
+      }
+      for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) {
+        const row = changed.get(sorted[i]!);
+        if (row !== null) yield [sorted[i]!, row];
+      }
     },
     outputs: async (paths) => {
       const written = lane.written?.outputs;
