@@ -99,6 +99,7 @@ export async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: Engine
     paths,
     clock,
     idleMs: Number.isFinite(idle) ? idle : undefined,
+    settingsEnv: env,
     after,
     distiller: distillerFromEnv(env, paths),
     embedder: embedderChoice(env),

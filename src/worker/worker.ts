@@ -48,8 +48,13 @@ export interface WorkerOptions {
   stopGraceMs?: number;
   /** The vectors projection's embedder. Default `off` (the CLI passes ENGRAM_EMBEDDER's, itself `use-lite` by default). */
   embedder?: EmbedderChoice;
-  /** Let go of the model after this many ms unused. Default ENGRAM_MODEL_IDLE_MS's, else 10 minutes. */
+  /** Let go of the model after this many ms unused. Default `settingsEnv`'s ENGRAM_MODEL_IDLE_MS, else 10 minutes. */
   modelIdleMs?: number;
+  /**
+   * The settings as this worker runs with them: the environment with config.json under it (the
+   * CLI passes withConfig's), read for the settings no other option carries. Default process.env.
+   */
+  settingsEnv?: NodeJS.ProcessEnv;
   /** How often what was appended since is read back to find a damaged block. Default 60,000 ms. */
   verifyEveryMs?: number;
   /** The skills reactors' settings. Default: their defaults, no audit (the CLI passes skillsFromEnv's). */
@@ -344,7 +349,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
 }
 
 async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, onModelUnloaded: () => void): Promise<ComposedEngine | undefined> {
-  const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(process.env, log);
+  const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(options.settingsEnv ?? process.env, log);
   const started = Date.now();
   const deadline = started + (options.lockWaitMs ?? 3000);
   const handOverDeadline = started + (options.handOverWaitMs ?? 120_000);
