@@ -11,11 +11,12 @@ export interface CliBenchResult {
 /**
  * The CLI's start (issue 22): `engram --help`, and a command the running worker answers
  * (`engram log stats`), each against `node -e 0`, interleaved run by run, medians. The worker
- * runs in a home of the bench's own.
+ * runs in a home of the bench's own. The CLI is the bin users run (package.json's `bin`: the
+ * bundled front end, scripts/bundle-cli.mjs); the worker it talks to is the tsc build.
  */
 export function cliBench(options: { repo: string; scratch: string; runs: number }): CliBenchResult[] {
   const env = { ...process.env, ENGRAM_HOME: join(options.scratch, 'cli-home'), CLAUDE_CONFIG_DIR: join(options.scratch, 'cli-claude'), ENGRAM_WORKER_IDLE_MS: '120000' };
-  const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
+  const cli = join(options.repo, 'dist', 'src', 'cli', 'engram.js');
   const run = (args: string[]) => {
     const started = performance.now();
     const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
