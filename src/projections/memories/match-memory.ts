@@ -12,9 +12,13 @@ export function inForce(entry: Pick<DirEntry, 'archived' | 'status'>): boolean {
 /**
  * The memory of a directory that says what a new one says (DESIGN.md: same type, token-set
  * Jaccard ≥ 0.6 on name and description), among those still in force: not archived, not
- * superseded, and not left out by `exclude`. The closest; ties by id. Reads only the token rows
- * of what is said and the entries they name: a memory that shares no token cannot match, so
- * the cost follows the tokens said, not the size of the directory.
+ * superseded, and not left out by `exclude`. The closest; ties by id.
+ *
+ * Reads the token rows of what is said, then looks only at the memories named by the rarest few
+ * of them (prefix filtering): a memory at Jaccard ≥ t with the k tokens said shares at least
+ * ⌈t·k⌉ of them, so it misses at most k − ⌈t·k⌉ and must hold one of any k − ⌈t·k⌉ + 1. A common
+ * word ("test", "use") names most of a directory; reading every memory it names made each
+ * proposal cost grow with the directory (issue 22).
  */
 export function findSameMemory(
   rows: RowReader<unknown>,
@@ -25,10 +29,13 @@ export function findSameMemory(
 ): string | undefined {
   const tokens = new Set(memoryTokens(said));
   if (tokens.size === 0) return undefined;
+  const lists = [...tokens].map((token) => rowAt(rows, tokenKey(dir, type, token)) ?? []);
+  const mustShare = Math.ceil(DUPLICATE_THRESHOLD * tokens.size - 1e-9);
+  const probed = lists.sort((a, b) => a.length - b.length).slice(0, tokens.size - mustShare + 1);
   const seen = new Set<string>();
   let best: { id: string; similarity: number } | undefined;
-  for (const token of tokens) {
-    for (const id of rowAt(rows, tokenKey(dir, type, token)) ?? []) {
+  for (const ids of probed) {
+    for (const id of ids) {
       if (seen.has(id)) continue;
       seen.add(id);
       const entry = rowAt(rows, entryKey(dir, id));
