@@ -21,6 +21,9 @@ import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, walkFiles, type
 const SEED = Number(process.env.ENGRAM_CRASH_SEED ?? '1');
 const KILLS = Number(process.env.ENGRAM_CRASH_KILLS ?? '8');
 const SIDE_BY_SIDE = 5;
+// A command the worker runs under, split on spaces (e.g. `strace -f -o /dev/null -e inject=rename:delay_enter=20000`):
+// widens the windows between a sink's steps without loading the machine. Default none.
+const WRAP = (process.env.ENGRAM_CRASH_WRAP ?? '').split(' ').filter(Boolean);
 
 const newHome = useTempHomes();
 const projects = ['/home/dev/src/shop', '/home/dev/src/billing-api'];
@@ -61,6 +64,20 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+function killWorker(child: ChildProcess): void {
+  if (WRAP.length > 0) process.kill(-child.pid!, 'SIGKILL');
+  else child.kill('SIGKILL');
+}
+
+/** What two versions of a file do not share, line by line: `-` the live worker's, `+` the replay's. */
+function lineDiff(live: string | undefined, replayed: string | undefined): string {
+  const a = (live ?? '').split('\n');
+  const b = (replayed ?? '').split('\n');
+  const only = (lines: string[], other: string[], mark: string) => lines.map((line, i) => [line, i] as const).filter(([line]) => !other.includes(line)).map(([line, i]) => `  ${mark} ${i + 1}: ${line}`);
+  const moved = a.length === b.length && only(a, b, '-').length === 0 ? ['  (same lines, another order)', ...a.map((line, i) => (line === b[i] ? '' : `  - ${i + 1}: ${line}\n  + ${i + 1}: ${b[i]}`)).filter(Boolean)] : [];
+  return [...(live === undefined ? ['  (only in the replay)'] : replayed === undefined ? ['  (only in the live home)'] : []), ...only(a, b, '-'), ...only(b, a, '+'), ...moved].join('\n');
+}
+
 /** Temporary files a write through a temporary file could leave behind. */
 function leftovers(root: string): string[] {
   return Object.keys(walkFiles(root)).filter((path) => /\.tmp$|\/\.engram-|\.old$/.test(path));
@@ -81,7 +98,9 @@ describe.skipIf(!RUN)('crash-test loop: kill -9 the worker while hooks append an
     // The worker, killed and restarted by a loop of its own while the hooks run.
     let worker: { child: ChildProcess; exited: Promise<unknown> } | undefined;
     const startWorker = () => {
-      const child = spawn(process.execPath, [cliPath, 'worker'], { env: home.env, stdio: 'ignore' });
+      const [command, ...args] = [...WRAP, process.execPath, cliPath, 'worker'];
+      // Under a wrapper, in a group of its own: the kill takes the wrapper and the worker at once.
+      const child = spawn(command!, args, { env: home.env, stdio: 'ignore', detached: WRAP.length > 0 });
       worker = { child, exited: new Promise((resolve) => child.on('exit', resolve)) };
     };
     let hooksDone = false;
@@ -147,7 +166,7 @@ describe.skipIf(!RUN)('crash-test loop: kill -9 the worker while hooks append an
         }
         // Whether it died with its sinks at work (not at start-up, not idle since).
         if (outputsWritten() > before) workingKills++;
-        worker!.child.kill('SIGKILL');
+        killWorker(worker!.child);
         await worker!.exited;
         kills++;
         // Sometimes hooks spool for a while with no worker at all.
@@ -195,7 +214,7 @@ describe.skipIf(!RUN)('crash-test loop: kill -9 the worker while hooks append an
     await killer;
     // The worker that took the last hooks: killed too, not counted among the random kills.
     if (worker && worker.child.exitCode === null && worker.child.signalCode === null) {
-      worker.child.kill('SIGKILL');
+      killWorker(worker.child);
       await worker.exited;
     }
 
@@ -229,7 +248,7 @@ describe.skipIf(!RUN)('crash-test loop: kill -9 the worker while hooks append an
     const live = { ...walkFiles(home.paths.views), ...walkFiles(join(home.paths.claude, 'projects')) };
     const replayed = { ...walkFiles(join(out, 'views')), ...walkFiles(join(out, 'claude', 'projects')) };
     const differing = [...new Set([...Object.keys(live), ...Object.keys(replayed)])].filter((path) => live[path] !== replayed[path]);
-    expect(differing, `differ from the replay: ${differing.join(', ')}`).toEqual([]);
+    expect(differing, `differ from the replay: ${differing.map((path) => `${path}\n${lineDiff(live[path], replayed[path])}`).join('\n')}`).toEqual([]);
     expect(Object.keys(live).filter((path) => path.includes('/memory/')).length).toBeGreaterThan(1);
     const left = leftovers(join(home.paths.claude, 'projects'));
     expect(left, `temporary files left: ${left.join(', ')}`).toEqual([]);
