@@ -7,7 +7,7 @@ import { clearLeftovers } from '../ownership/leftovers.js';
 import { mergeIndexText, type IndexPart } from '../ownership/memory-index-lines.js';
 import { readOwnedFile, removeOwnedFile, replaceOwnedFile, type OwnedFile } from '../ownership/owned-file.js';
 import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
-import { BASE_TEXT_LIMIT, type OwnershipRecord } from '../ownership/ownership-record.js';
+import { BASE_TEXT_LIMIT, recordBeforeWrite, type OwnershipRecord } from '../ownership/ownership-record.js';
 import { whoseFile } from '../ownership/whose-file.js';
 import type { FileOp } from './file-ops.js';
 
@@ -229,7 +229,7 @@ export class FileSink<R> implements Sink<R> {
           continue;
         }
         // Intended first: a crash after the write, before the record, still knows the file as engram's.
-        before.push([full, { ...(record ?? { hash: existingHash ?? hash }), intended: hash }]);
+        before.push([full, recordBeforeWrite(record, file.bytes, existingHash, hash)]);
         decided.set(op, { full, file, hash, record, existingHash, landed });
       } catch (err) {
         fail(op.key, err);
