@@ -13,13 +13,15 @@ import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, walkFiles, type
  * directory of its own must write exactly the files the crashed-and-restarted worker left, and
  * every hook that exited 0 must have its event in the log exactly once.
  *
- * Seeded (ENGRAM_CRASH_SEED, default 1): the seed picks the sessions, prompts, tool calls, the
- * kill delays and the pauses; when each kill lands in the worker's work is the machine's. Bounded
- * to about a minute (ENGRAM_CRASH_KILLS, default 8); `node scripts/crash-loop.mjs` runs it over
- * many seeds and kills by hand.
+ * Seeded: the seed picks the sessions, prompts, tool calls, the kill delays and the pauses; when
+ * each kill lands in the worker's work is the machine's. In CI it is bounded to about a minute:
+ * seeds 1 and 2, 3 kills each. Longer runs by hand: ENGRAM_CRASH_SEED (one seed) or
+ * ENGRAM_CRASH_SEEDS (a list, `1,2,3`), ENGRAM_CRASH_KILLS (kills a seed; ENGRAM_CRASH_LOOP=1
+ * alone makes it 8), and `node scripts/crash-loop.mjs` over many seeds.
  */
-const SEED = Number(process.env.ENGRAM_CRASH_SEED ?? '1');
-const KILLS = Number(process.env.ENGRAM_CRASH_KILLS ?? '8');
+const LONG = process.env.ENGRAM_CRASH_LOOP === '1';
+const SEEDS = (process.env.ENGRAM_CRASH_SEED ?? process.env.ENGRAM_CRASH_SEEDS ?? (LONG ? '1' : '1,2')).split(',').map(Number);
+const KILLS = Number(process.env.ENGRAM_CRASH_KILLS ?? (LONG ? '8' : '3'));
 const SIDE_BY_SIDE = 5;
 // A command the worker runs under, split on spaces (e.g. `strace -f -o /dev/null -e inject=rename:delay_enter=20000`):
 // widens the windows between a sink's steps without loading the machine. Default none.
@@ -83,14 +85,8 @@ function leftovers(root: string): string[] {
   return Object.keys(walkFiles(root)).filter((path) => /\.tmp$|\/\.engram-|\.old$/.test(path));
 }
 
-// Opt-in for now (ENGRAM_CRASH_LOOP=1, or scripts/crash-loop.mjs): one run of seed 4 with 30 kills
-// failed once, before the checks named what differed, and did not fail again; until that is
-// understood a failure here would block every landing without saying why (see docs/durability.md).
-const RUN = process.env.ENGRAM_CRASH_LOOP === '1';
-if (!RUN) console.log('crash-test loop skipped: set ENGRAM_CRASH_LOOP=1 (or run node scripts/crash-loop.mjs)');
-
-describe.skipIf(!RUN)('crash-test loop: kill -9 the worker while hooks append and sinks write', () => {
-  it(`seed ${SEED}, ${KILLS} kills: drained outputs equal a fresh replay, every event stored exactly once`, async () => {
+describe('crash-test loop: kill -9 the worker while hooks append and sinks write', () => {
+  for (const SEED of SEEDS) it(`seed ${SEED}, ${KILLS} kills: drained outputs equal a fresh replay, every event stored exactly once`, async () => {
     const home = newHome();
     const hookRandom = seededRandom(SEED);
     const killRandom = seededRandom(SEED ^ 0x5eed);
