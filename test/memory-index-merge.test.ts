@@ -7,7 +7,8 @@ function writers(owned: { memories?: string[]; stats?: string[] } = {}) {
   const lines: { memories?: string[]; stats?: string[] } = { memories: owned.memories ?? [], stats: owned.stats ?? [] };
   return {
     memories(existing: string | undefined, index: MemoryIndex): string {
-      const merged = mergeIndexText(existing === undefined ? undefined : Buffer.from(existing), lines.memories, { kind: 'memories', index });
+      // As the memories sink does (indexBefore: ['stats']): its part goes before the stats' lines.
+      const merged = mergeIndexText(existing === undefined ? undefined : Buffer.from(existing), lines.memories, { kind: 'memories', index }, lines.stats);
       lines.memories = merged.owned;
       return merged.bytes.toString();
     },
@@ -110,6 +111,70 @@ describe('MEMORY.md, as the memories projection writes it', () => {
     const merged = engram.memories(theirs, index(['handwritten.md', 'a.md']));
     expect(merged).toBe('- [handwritten.md](handwritten.md) — handwritten KEEP-ME\n- [a.md](a.md) — about a.md\n');
     expect(engram.memories(merged, index(['handwritten.md', 'a.md']))).toBe(merged);
+  });
+
+  // The crash-test loop found this: the stats and memories lanes run at their own pace, so which
+  // one first reaches a directory is the machine's timing (a lane held up by a kill, a loaded
+  // machine); MEMORY.md must come out the same either way, as a replay writes it.
+  it('is the same whichever writer reaches the directory first', () => {
+    const stats = [entry('auto-stats.md', 'stats'), entry('auto-errors.md', 'errors')];
+    const hand = '# Notes by hand\n';
+    for (const start of [undefined, hand]) {
+      for (const [shown, archived] of [[['a.md', 'b.md'], []], [['a.md'], ['b.md']], [[], ['b.md']]] as const) {
+        const idx = index([...shown], [...archived]);
+        const statsFirst = writers();
+        const memoriesFirst = writers();
+        const a = statsFirst.memories(statsFirst.stats(start, stats), idx);
+        const b = memoriesFirst.stats(memoriesFirst.memories(start, idx), stats);
+        expect(a).toBe(b);
+        // And again, later, over what each left: a new memory, the stats' numbers changed.
+        const later = index([...shown, 'c.md'], [...archived]);
+        const stats2 = [entry('auto-stats.md', 'stats, later'), entry('auto-errors.md', 'errors')];
+        expect(statsFirst.stats(statsFirst.memories(a, later), stats2)).toBe(memoriesFirst.memories(memoriesFirst.stats(b, stats2), later));
+      }
+    }
+    // Near the line limit too: the stats' lines do not take the memories' room (HEADROOM keeps theirs).
+    const many = Array.from({ length: 250 }, (_, i) => `m${String(i).padStart(3, '0')}.md`);
+    const statsFirst = writers();
+    const memoriesFirst = writers();
+    const a = statsFirst.memories(statsFirst.stats(undefined, stats), index(many));
+    expect(a).toBe(memoriesFirst.stats(memoriesFirst.memories(undefined, index(many)), stats));
+    expect(a.trimEnd().split('\n').length).toBeLessThanOrEqual(INDEX_LINE_LIMIT);
+  });
+
+  it('depends only on what each writer last wrote, not on how their writes interleaved', () => {
+    const files = ['a.md', 'b.md', 'c.md'];
+    const memoriesSteps = fc.array(fc.record({ shown: fc.subarray(files), archived: fc.subarray(files) }), { minLength: 1, maxLength: 4 }).map((steps) => {
+      // A memory once archived stays so (a restore is rare): the blank line engram puts before its
+      // archive section is left when the section goes (a blank line is nobody's in particular).
+      const archivedSoFar = new Set<string>();
+      return steps.map(({ shown, archived }) => {
+        for (const file of archived) archivedSoFar.add(file);
+        return index(shown.filter((f) => !archivedSoFar.has(f)), [...archivedSoFar]);
+      });
+    });
+    const statsStep = fc.subarray(['auto-stats.md', 'auto-errors.md'], { minLength: 1 }).chain((names) => fc.constantFrom('', ' again').map((tail) => names.map((name) => entry(name, `${name}${tail}`))));
+    fc.assert(
+      fc.property(fc.constantFrom<string | undefined>(undefined, '# Notes by hand\n'), memoriesSteps, fc.array(statsStep, { minLength: 1, maxLength: 3 }), fc.array(fc.boolean(), { maxLength: 7 }), (start, memories, stats, picks) => {
+        // One order: every memories write, then every stats write; the other: interleaved as `picks` says.
+        const apart = writers();
+        let one = start;
+        for (const idx of memories) one = apart.memories(one, idx);
+        for (const entries of stats) one = apart.stats(one, entries);
+        const mixed = writers();
+        let other = start;
+        const m = [...memories];
+        const st = [...stats];
+        for (const pick of picks) {
+          if (pick && m.length > 0) other = mixed.memories(other, m.shift()!);
+          else if (st.length > 0) other = mixed.stats(other, st.shift()!);
+        }
+        for (const idx of m) other = mixed.memories(other, idx);
+        for (const entries of st) other = mixed.stats(other, entries);
+        expect(other).toBe(one);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps a garbled MEMORY.md\'s bytes as they are, never rewritten to U+FFFD, and says so', () => {

@@ -1,7 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StateStore } from '../src/engine/state-store.js';
+import type { OwnershipLedger } from '../src/ownership/ownership-ledger.js';
+import { whoseFile } from '../src/ownership/whose-file.js';
+import { contentHash } from '../src/content-hash.js';
 import { projectMemoryDir } from '../src/paths.js';
+import { FileSink } from '../src/projections/file-sink.js';
+import type { SinkContext } from '../src/projections/projector.js';
 import { cliPath, drain, dumpLog, runCli, runCommand, runHook, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 
 const newHome = useTempHomes();
@@ -62,4 +69,57 @@ describe('a kill -9 between a sink\'s writes and its commit', () => {
     const replayed = walkFiles(join(out, 'claude', dir));
     expect(live).toEqual(replayed);
   }, 300_000);
+});
+
+/**
+ * The crash-test loop found a stats file left stale for good (two kills in a row, renames delayed
+ * by strace). Here each kill is put at its exact point, in the process: the ledger's put is where
+ * the process dies (what it stored before dying stays, nothing after it runs).
+ */
+describe('two kills in a row around a sink\'s write', () => {
+  it('a write that landed before its record did, then a kill before the next write lands: the file is still engram\'s and is written', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'engram-two-kills-'));
+    const store = await StateStore.open(join(root, 'state'), { now: () => new Date(NOW) });
+    try {
+      const path = 'projects/p/memory/auto-stats.md';
+      const full = join(root, 'claude', path);
+      const sink = new FileSink<string>({ root: join(root, 'claude'), materialize: (_key, row) => [{ kind: 'write', path, content: row }] });
+      /** A ledger that dies at its `dieAt`-th put: `keep` says whether that put's records were stored first. */
+      const dying = (dieAt: number, keep: boolean): OwnershipLedger => {
+        let puts = 0;
+        return {
+          get: (paths) => store.ownership.get(paths),
+          put: async (entries) => {
+            if (++puts === dieAt) {
+              if (keep) await store.ownership.put(entries);
+              throw new Error('killed');
+            }
+            await store.ownership.put(entries);
+          },
+        };
+      };
+      const apply = (content: string, ledger: OwnershipLedger) => {
+        const context: SinkContext = { ledger, outputs: async (paths) => paths.map(() => undefined), scan: async function* () {} };
+        return sink.apply([{ key: 'stats', row: content }], context);
+      };
+      await apply('sessions: 1\n', store.ownership);
+      // Killed after the file landed, before its record did (the second put: what landed).
+      await apply('sessions: 2\n', dying(2, false));
+      expect(readFileSync(full, 'utf8')).toBe('sessions: 2\n');
+      // The next worker redoes the round with more events, and is killed right after it put its
+      // intent, before the file is replaced.
+      await apply('sessions: 3\n', dying(1, true));
+      expect(readFileSync(full, 'utf8')).toBe('sessions: 2\n');
+      const [record] = await store.ownership.get([full]);
+      expect(whoseFile(contentHash(readFileSync(full)), record)).toBe('engram');
+      // And the one after that writes it: nothing left stale, nothing taken for someone's edit.
+      const report = await apply('sessions: 4\n', store.ownership);
+      expect(report.outputs.map(([, out]) => out?.state)).toEqual(['written']);
+      expect(readFileSync(full, 'utf8')).toBe('sessions: 4\n');
+      expect(leftovers(join(root, 'claude', 'projects/p/memory'))).toEqual([]);
+    } finally {
+      await store.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

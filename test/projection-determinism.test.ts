@@ -88,6 +88,42 @@ describe('projections are a pure function of the log', () => {
     );
   });
 
+  // The crash-test loop found this under load: lanes run at their own pace, so the stats lane
+  // and the memories lane reach a project's MEMORY.md in an order the machine picks (a lane held
+  // up by a kill or a busy CPU); the file must be the one a fresh replay writes all the same.
+  it('MEMORY.md is the same whichever lane reaches its directory first', async () => {
+    const events = syntheticEvents({ seed: 7, sessions: 3, eventsPerSession: 12, projects: 1 });
+    // Corrections the memories projection turns into memories, in the sessions' projects.
+    const corrections = ['no, use pnpm here, not npm', 'this repo uses vitest, not jest'];
+    let n = 0;
+    for (const [i, event] of events.entries()) {
+      if (event.type === 'PromptSubmitted' && i > 4 && n < corrections.length) {
+        const prompt = corrections[n++]!;
+        events[i] = { ...event, data: { prompt, chars: prompt.length, truncated: false } };
+      }
+    }
+    expect(n).toBe(corrections.length);
+    const memoryIndexes = (snapshot: Record<string, string>) => Object.entries(snapshot).filter(([path]) => path.endsWith('/MEMORY.md'));
+    const runs: Array<Array<[string, string]>> = [];
+    for (const first of ['stats', 'memories', undefined]) {
+      const h = await projectionHarness(freshDir());
+      try {
+        await h.log.append(events);
+        // One lane alone to the head first (as a lane a kill held back would find the other ahead), then all.
+        if (first) await (await h.runner({ projections: allProjections(h.roots).filter((p) => p.projector.name === first) })).catchUp();
+        await (await h.runner()).catchUp();
+        runs.push(memoryIndexes(h.snapshot()));
+      } finally {
+        await h.close();
+      }
+    }
+    expect(runs[0]!.length).toBeGreaterThan(0);
+    // Both writers are in it.
+    expect(runs[0]![0]![1]).toMatch(/auto-stats\.md[\s\S]*pnpm|pnpm[\s\S]*auto-stats\.md/);
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2]).toEqual(runs[0]);
+  });
+
   it('folding a prefix and then the rest equals folding everything at once', () => {
     const catalog = defaultCatalog();
     fc.assert(

@@ -4,7 +4,10 @@
  * where it stands, word for word, even one that links to a file engram writes. Pure.
  */
 
-/** Claude Code loads the first 200 lines of MEMORY.md, and at most about 25 KB. */
+/**
+ * Claude Code loads the first 200 lines of MEMORY.md, and at most about 25 KB; the KB left above
+ * INDEX_BYTE_LIMIT, like HEADROOM's lines, is for the lines of engram's other writers.
+ */
 export const INDEX_LINE_LIMIT = 200;
 export const INDEX_BYTE_LIMIT = 24_000;
 /** Lines left free for what other writers append (engram's own stats lines among them). */
@@ -69,10 +72,10 @@ export function linkTarget(file: string): string {
  * `owned`: the lines this writer wrote there before (undefined: no record, as before engram kept
  * one: then only a line exactly as engram would write it now counts as engram's).
  */
-export function mergeIndexLines(existing: readonly string[], owned: ReadonlySet<string> | undefined, part: IndexPart): IndexMerge {
+export function mergeIndexLines(existing: readonly string[], owned: ReadonlySet<string> | undefined, part: IndexPart, others: ReadonlySet<string> = new Set()): IndexMerge {
   const wanted = part.kind === 'entries' ? part.entries.map(indexLine) : [...part.index.shown.map(indexLine), ...part.index.archived.map(pointerLine)];
   const mine = owned ?? new Set(wanted);
-  return part.kind === 'entries' ? mergeEntries(existing, mine, part.entries) : mergeMemories(existing, mine, part.index);
+  return part.kind === 'entries' ? mergeEntries(existing, mine, part.entries) : mergeMemories(existing, mine, part.index, others);
 }
 
 function mergeEntries(existing: readonly string[], mine: ReadonlySet<string>, entries: readonly IndexEntry[]): IndexMerge {
@@ -101,7 +104,11 @@ function beforeArchive(lines: readonly string[]): number {
 
 const ENTRIES = Symbol('entries');
 const ARCHIVE = Symbol('archive');
-/** A blank line engram put before an archive section it added: there only when the section is. */
+/**
+ * A blank line engram put before an archive section it added: there only when the section is,
+ * even at the top of the file, so that lines another writer puts before the section later (the
+ * stats') stand where they would had they come first.
+ */
 const GAP = Symbol('gap');
 type Slot = string | typeof ENTRIES | typeof ARCHIVE | typeof GAP;
 
@@ -112,8 +119,14 @@ type Slot = string | typeof ENTRIES | typeof ARCHIVE | typeof GAP;
  * get a pointer under `## Archive Index`. The whole stays within what Claude Code loads (200
  * lines, ~25 KB): what does not fit is left out of the index, never deleted. Merging the same
  * index again changes nothing.
+ *
+ * `others`: lines other engram writers own in the file (the stats files'). Lanes write at their
+ * own pace, so which writer first reaches a directory is the machine's timing, not the log's:
+ * with no line of its own there yet, the memories' part goes before the first of those lines
+ * (where it would stand had it come first), and those lines do not count against its room
+ * (HEADROOM keeps theirs). The file is then the same whichever came first.
  */
-function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, index: MemoryIndex): IndexMerge {
+function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, index: MemoryIndex, others: ReadonlySet<string>): IndexMerge {
   const replaced = new Set(index.replaces ?? []);
   const removed: string[] = [];
   const slots: Slot[] = [];
@@ -141,9 +154,12 @@ function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, i
   const theirs = new Set(slots.flatMap((slot) => (typeof slot === 'string' ? entryFileOf(slot) : [])));
   const shownEntries = index.shown.filter((entry) => !theirs.has(entry.file));
   if (!slots.includes(ENTRIES)) {
-    let at = slots.indexOf(ARCHIVE);
-    if (at < 0) at = slots.length;
-    while (at > 0 && slots[at - 1] === '') at--;
+    let at = slots.findIndex((slot) => typeof slot === 'string' && others.has(slot));
+    if (at < 0) {
+      at = slots.indexOf(ARCHIVE);
+      if (at < 0) at = slots.length;
+      while (at > 0 && slots[at - 1] === '') at--;
+    }
     slots.splice(at, 0, ENTRIES);
   }
   // A section someone else made stays, even empty; engram's is there only with something in it.
@@ -152,14 +168,15 @@ function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, i
     if (slots.length > 0 && slots[slots.length - 1] !== '') slots.push(GAP);
     slots.push(ARCHIVE);
   }
-  const kept = slots.filter((slot) => typeof slot === 'string').length;
+  const kept = slots.filter((slot) => typeof slot === 'string' && !others.has(slot)).length;
   const room = INDEX_LINE_LIMIT - HEADROOM - kept;
   const sectionSize = (pointers: number) => (hadSection || pointers + handInSection.length > 0 ? 1 + handInSection.length + pointers : 0);
   let pointers = index.archived.slice(0, Math.max(0, Math.min(ARCHIVE_POINTERS, room - sectionSize(0)))).map(pointerLine);
   let shown = shownEntries.slice(0, Math.max(0, room - sectionSize(pointers.length))).map(indexLine);
   let lines = render(slots, shown, handInSection, pointers, hadSection);
   // Within the bytes too: the least relevant entry goes first, then the oldest pointer.
-  while (Buffer.byteLength(lines.join('\n')) + 1 > INDEX_BYTE_LIMIT && shown.length + pointers.length > 0) {
+  const bytes = (all: readonly string[]) => Buffer.byteLength(all.filter((line) => !others.has(line)).join('\n')) + 1;
+  while (bytes(lines) > INDEX_BYTE_LIMIT && shown.length + pointers.length > 0) {
     if (shown.length > 0) shown = shown.slice(0, -1);
     else pointers = pointers.slice(0, -1);
     lines = render(slots, shown, handInSection, pointers, hadSection);
@@ -177,7 +194,7 @@ function render(slots: readonly Slot[], shown: readonly string[], handInSection:
     else if (slot === ARCHIVE) {
       if (section) out.push(ARCHIVE_HEADING, ...handInSection, ...pointers);
     } else if (slot === GAP) {
-      if (section && out.length > 0) out.push('');
+      if (section) out.push('');
     } else out.push(slot);
   }
   return out;
@@ -262,11 +279,12 @@ export interface IndexTextMerge {
 
 /**
  * One writer's part merged into MEMORY.md's bytes: what the sink writes, and the lines the
- * writer owns after. `owned` undefined: no record (see mergeIndexLines).
+ * writer owns after. `owned` undefined: no record (see mergeIndexLines). `others`: the lines
+ * the writers this one's part goes before own there (see mergeMemories).
  */
-export function mergeIndexText(bytes: Buffer | undefined, owned: readonly string[] | undefined, part: IndexPart): IndexTextMerge {
+export function mergeIndexText(bytes: Buffer | undefined, owned: readonly string[] | undefined, part: IndexPart, others: readonly string[] = []): IndexTextMerge {
   const text = splitIndex(bytes);
-  const merge = mergeIndexLines(text.lines, owned === undefined ? undefined : new Set(owned), part);
+  const merge = mergeIndexLines(text.lines, owned === undefined ? undefined : new Set(owned), part, new Set(others));
   const after = new Set(owned ?? []);
   for (const line of merge.removed) after.delete(line);
   for (const line of merge.added) after.add(line);

@@ -28,3 +28,17 @@ export const ownershipRecordShape = z.object({
 
 /** Texts kept as a hand edit's base up to this size; above it, an edit is compared with the memory as it is. */
 export const BASE_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * The record to put before engram replaces `bytes` (hashing to `existingHash`, engram's) with
+ * bytes hashing to `fresh`: its intent, over what it knows to be its own. When the bytes there
+ * are the ones an earlier write intended (a kill after that write landed, before its record
+ * did), they become the record's hash and base text, since this intent replaces the earlier one:
+ * a second kill before this write lands must still find them engram's.
+ */
+export function recordBeforeWrite(record: OwnershipRecord | undefined, bytes: Buffer | undefined, existingHash: string | undefined, fresh: string): OwnershipRecord {
+  if (record === undefined) return { hash: existingHash ?? fresh, intended: fresh };
+  if (bytes === undefined || existingHash === undefined || existingHash === record.hash || existingHash !== record.intended) return { ...record, intended: fresh };
+  const { text: _stale, ...rest } = record;
+  return { ...rest, hash: existingHash, ...(bytes.length <= BASE_TEXT_LIMIT ? { text: bytes.toString('utf8') } : {}), intended: fresh };
+}

@@ -34,7 +34,7 @@ export function allProjections(roots: ProjectionRoots, options: { vectors?: Vect
     { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], shared: false, durable: false }) },
     { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, indexWriter: 'stats' }) },
     { projector: countsProjector, sink: rowsOnlySink },
-    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, takenHashes: memoryTakenHashes, indexWriter: 'memories' }) },
+    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, takenHashes: memoryTakenHashes, indexWriter: 'memories', indexBefore: ['stats'] }) },
     { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], shared: false, durable: false }) },
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], shared: false, durable: false }) },

@@ -7,7 +7,7 @@ import { clearLeftovers } from '../ownership/leftovers.js';
 import { mergeIndexText, type IndexPart } from '../ownership/memory-index-lines.js';
 import { readOwnedFile, removeOwnedFile, replaceOwnedFile, type OwnedFile } from '../ownership/owned-file.js';
 import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
-import { BASE_TEXT_LIMIT, type OwnershipRecord } from '../ownership/ownership-record.js';
+import { BASE_TEXT_LIMIT, recordBeforeWrite, type OwnershipRecord } from '../ownership/ownership-record.js';
 import { whoseFile } from '../ownership/whose-file.js';
 import type { FileOp } from './file-ops.js';
 
@@ -44,6 +44,11 @@ export interface FileSinkOptions<R> {
   takenHashes?(row: R, existing: string): ReadonlyArray<string | undefined>;
   /** Which writer of MEMORY.md this sink is: each owns the lines it wrote there. Default 'index'. */
   indexWriter?: string;
+  /**
+   * Writers of MEMORY.md whose lines this sink's part goes before when it has none there yet, so
+   * the file does not depend on which lane reached the directory first. Default none.
+   */
+  indexBefore?: readonly string[];
   /**
    * Sync each file to disk before it replaces the old one. Default true; views that a rebuild
    * can always make again turn it off, which makes a rebuild several times faster.
@@ -224,7 +229,7 @@ export class FileSink<R> implements Sink<R> {
           continue;
         }
         // Intended first: a crash after the write, before the record, still knows the file as engram's.
-        before.push([full, { ...(record ?? { hash: existingHash ?? hash }), intended: hash }]);
+        before.push([full, recordBeforeWrite(record, file.bytes, existingHash, hash)]);
         decided.set(op, { full, file, hash, record, existingHash, landed });
       } catch (err) {
         fail(op.key, err);
@@ -308,9 +313,13 @@ export class FileSink<R> implements Sink<R> {
     const path = join(this.#options.root, dir, 'MEMORY.md');
     const key = `${path}#${this.#options.indexWriter ?? 'index'}`;
     const [record] = await ledger.get([key]);
+    const otherKeys = (this.#options.indexBefore ?? []).map((writer) => `${path}#${writer}`);
     for (let attempt = 0; attempt < 5; attempt++) {
       const file = readOwnedFile(path);
-      const { bytes, owned: lines } = mergeIndexText(file.bytes, record?.lines, part);
+      // Read after the file: a writer records its lines before it writes them, so every line of
+      // theirs in these bytes is in their record.
+      const others = otherKeys.length === 0 ? [] : (await ledger.get(otherKeys)).flatMap((other) => other?.lines ?? []);
+      const { bytes, owned: lines } = mergeIndexText(file.bytes, record?.lines, part, others);
       if (file.bytes !== undefined ? bytes.equals(file.bytes) : bytes.length === 0) {
         if (!sameLines(record?.lines, lines)) await ledger.put([[key, { hash: hashOf(bytes), lines }]]);
         return;
