@@ -141,7 +141,10 @@ function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, i
   const theirs = new Set(slots.flatMap((slot) => (typeof slot === 'string' ? entryFileOf(slot) : [])));
   const shownEntries = index.shown.filter((entry) => !theirs.has(entry.file));
   if (!slots.includes(ENTRIES)) {
-    let at = slots.indexOf(ARCHIVE);
+    // Before the stats projection's lines when they are there already: the memories come first
+    // whichever of the two writers wrote MEMORY.md first (their lanes race; two machines must agree).
+    const stats = slots.findIndex((slot) => typeof slot === 'string' && entryFileOf(slot).some((file) => STATS_FILE.test(file)));
+    let at = stats >= 0 ? stats : slots.indexOf(ARCHIVE);
     if (at < 0) at = slots.length;
     while (at > 0 && slots[at - 1] === '') at--;
     slots.splice(at, 0, ENTRIES);
@@ -190,6 +193,9 @@ function pointerLine(pointer: ArchivePointer): string {
 function linksTo(line: string, file: string): boolean {
   return line.includes(`](${linkTarget(file)})`);
 }
+
+/** The stats projection's files (auto-stats.md, auto-tool-usage.md, auto-errors.md): no memory may take these names. */
+const STATS_FILE = /^auto-[a-z-]+\.md$/;
 
 /** The file a line in the index's own format (`- [file](file) — …`) indexes. */
 const ENTRY = /^- \[([^\]]+)\]\(([^)\s]+)\) — /;
