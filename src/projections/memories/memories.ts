@@ -4,6 +4,7 @@ import { defineProjector } from '../projector.js';
 import { rowChange } from '../row-change.js';
 import type { DirRow, MemoryRow } from './memory-row.js';
 import { answerRoute, promote, promoteAuditedFacts } from './promotion-gate.js';
+import { teamMemory } from './team-memory.js';
 import { EDITABLE_FIELDS, heldId, later, propose, reinforce, update } from './memory-changes.js';
 import { DIRS, MAINTAINED, hygieneKey, memoryKey, rowAt, type MemoriesKey, type MemoriesRow } from './memories-rows.js';
 
@@ -30,7 +31,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
     'HygieneReported', 'DistillCompleted', 'RouteAccepted', 'RouteDeclined', 'MemoryGraphed',
-    'SkillSuggestionAccepted', 'SkillSuggestionDeclined', 'TurnAuditCompleted',
+    'SkillSuggestionAccepted', 'SkillSuggestionDeclined', 'TurnAuditCompleted', 'TeamMemoryReceived',
   ],
   evolve(state, event) {
     switch (event.type) {
@@ -149,6 +150,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       }
       case 'TurnAuditCompleted':
         return promoteAuditedFacts(state, event);
+      case 'TeamMemoryReceived':
+        return teamMemory(state, event);
       case 'HygieneReported':
         return [rowChange<MemoriesRow>(hygieneKey(event.data.dir), { ...event.data, at: event.ts })];
       default:
