@@ -39,22 +39,40 @@ describe('convergence of the personal scope: the same events, two log orders', (
     expect(lessonsOnly(ab)).toEqual(lessonsOnly(ba));
   });
 
-  // Known to diverge today (issue 23, item 4): the stats projection's files (auto-*.md) take
-  // `created` from the first event folded, not the earliest; a min over ts would converge.
-  it.fails('the stats files too', async () => {
+  it('the stats files too: first seen is the earliest event, not the first folded', async () => {
     const onA = prompt('evt-a-0000000003', 'from now on deploys go through Helm', '2026-06-01T10:00:00.000Z');
     const onB = prompt('evt-b-0000000003', 'No, I told you: integration tests must hit the real database', '2026-06-01T10:00:05.000Z');
     expect(await memoryFilesAfter([onA, onB])).toEqual(await memoryFilesAfter([onB, onA]));
   });
 
-  // Known to diverge today: the first telling of a lesson makes the memory (its memory_id,
-  // created, origin_session) and the second reinforces it, so each machine keeps its own first
-  // telling; a later event naming the memory by id (an edit, a forget) then names a memory the
-  // other machine knows by another id. The fold must order such events deterministically (ts,
-  // then id) or derive the memory's id from the lesson, not from the event, before this passes.
-  it.fails('the same lesson taught on both machines in other words: one memory, the same on both', async () => {
+  // The earlier telling (by time, then id) is the memory on both machines; the later one reinforces it.
+  it('the same lesson taught on both machines in other words: one memory, the same on both', async () => {
     const onA = prompt('evt-a-0000000002', 'No, I told you to use pnpm, not npm!', '2026-06-01T10:00:00.000Z');
     const onB = prompt('evt-b-0000000002', 'from now on use pnpm, not npm', '2026-06-01T10:00:05.000Z');
-    expect(lessonsOnly(await memoryFilesAfter([onA, onB]))).toEqual(lessonsOnly(await memoryFilesAfter([onB, onA])));
+    const [ab, ba] = [lessonsOnly(await memoryFilesAfter([onA, onB])), lessonsOnly(await memoryFilesAfter([onB, onA]))];
+    expect(ba).toEqual(ab);
+    const lesson = Object.entries(ab).find(([path]) => !path.endsWith('MEMORY.md'))!;
+    expect(lesson[1]).toMatch(/memory_id: correction:evt-a-0000000002/);
+    expect(lesson[1]).toMatch(/reinforced: 1/);
+  });
+
+  it('an edit made by id on one machine before the other telling arrived lands on the same memory on both', async () => {
+    const onA = prompt('evt-a-0000000004', 'No, I told you to use pnpm, not npm!', '2026-06-01T10:00:00.000Z');
+    const onB = prompt('evt-b-0000000004', 'from now on use pnpm, not npm', '2026-06-01T10:00:05.000Z');
+    // B held its own telling when its user edited the file: the edit names B's id.
+    const edit: Envelope = {
+      id: 'evt-b-0000000005', type: 'MemoryEdited', schemaVersion: 1, ts: '2026-06-01T10:01:00.000Z', session: '', project: PROJECT,
+      data: { memoryId: 'correction:evt-b-0000000004', by: 'hand', name: 'Use pnpm, not npm', description: 'Use pnpm, not npm', type: 'feedback', body: 'use pnpm, never npm (edited on B)\n', changed: ['body'] },
+    };
+    const forget: Envelope = {
+      id: 'evt-a-0000000006', type: 'MemoryPinned', schemaVersion: 1, ts: '2026-06-01T10:02:00.000Z', session: '', project: PROJECT,
+      data: { memoryId: 'correction:evt-a-0000000004' },
+    };
+    const onMachineA = lessonsOnly(await memoryFilesAfter([onA, forget, onB, edit]));
+    const onMachineB = lessonsOnly(await memoryFilesAfter([onB, edit, onA, forget]));
+    expect(onMachineB).toEqual(onMachineA);
+    const lesson = Object.entries(onMachineA).find(([path]) => !path.endsWith('MEMORY.md'))!;
+    expect(lesson[1]).toMatch(/edited on B/);
+    expect(lesson[1]).toMatch(/pinned: true/);
   });
 });

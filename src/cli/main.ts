@@ -44,6 +44,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   },
   config: async () => async (_command, rest, { given, ctx }) => (await import('./config-cli.js')).configCli(rest, { ...ctx, env: given }),
   sync: async () => async (_command, rest, { ctx }) => (await import('./sync-cli.js')).syncCli(rest, ctx),
+  team: async () => async (_command, rest, { given, ctx }) => (await import('./team-cli.js')).teamCli(rest, { ...ctx, env: given }),
   doctor: async () => async (_command, rest, { paths, clock, env, terminal, configProblem }) => {
     const { values } = parseArgs({ args: rest, options: { settings: { type: 'string' } } });
     const [{ doctor, renderFindings }, { defaultSettingsPath }] = await Promise.all([import('./doctor.js'), import('./install.js')]);

@@ -44,6 +44,14 @@ export function describeSyncStatus(s: SyncStatus): string {
       (s.lastAck ? `; last ack: local seq ${s.lastAck.seq} = stream seq ${s.lastAck.streamSeq} at ${s.lastAck.at}` : '; no ack yet in this run'),
     `received: up to stream seq ${s.importedTo}${s.pending !== undefined ? ` (${s.pending} more waiting)` : ''}; ${s.imported} events taken in this run`,
   ];
+  // What was shared, per scope's subject: a team project's line says what left for that team.
+  for (const team of s.teams ?? []) {
+    const counts = s.bySubject?.[team.subject] ?? { sent: 0, received: 0 };
+    lines.push(`team project ${team.id} (${team.dir}): ${counts.sent} memory states shared, ${counts.received} of teammates' taken in, in this run (subject ${team.subject}; only MemoryShared events leave)`);
+  }
+  if (!s.teams) {
+    for (const [subject, counts] of Object.entries(s.bySubject ?? {})) lines.push(`${subject}: ${counts.sent} events sent, ${counts.received} taken in, in this run`);
+  }
   if (s.rejected > 0) lines.push(`refused: ${s.rejected} messages (see sync/rejected/ in ENGRAM_HOME)`);
   if (s.tooLarge > 0) lines.push(`not shared: ${s.tooLarge} events larger than the server takes`);
   if (s.missed) lines.push(`missed: ${s.missed}`);

@@ -52,6 +52,7 @@ export const USAGE = `engram — long-term memory for Claude Code
   engram config list|get KEY|set KEY VALUE|unset KEY
                                          the settings in ENGRAM_HOME/config.json (the environment overrides each)
   engram sync status [--json]            the sync with your other machines (docs/team-sync.md): connection, lag, last ack, last error
+  engram team join URL | leave           share this project's memories (only those) with your team through the NATS server at URL
   engram doctor                          what is wrong, in plain words
   engram --version                       this engram's version and build
 

@@ -128,8 +128,13 @@ export const SETTINGS: readonly SettingSpec[] = [
   }),
   setting({
     key: 'syncScope', env: 'ENGRAM_SYNC_SCOPE', default: 'off',
-    doc: '`personal`: this machine shares its events (already redacted) with your other machines through `syncUrl` and imports theirs (docs/team-sync.md); `off`: nothing leaves the machine',
-    shape: z.enum(['off', 'personal']),
+    doc: '`personal`: this machine shares its events (already redacted) with your other machines through `syncUrl` and imports theirs; `team`: only the memories of the projects in `syncTeamProjects` are shared, with your team (docs/team-sync.md); `off`: nothing leaves the machine',
+    shape: z.enum(['off', 'personal', 'team']),
+  }),
+  setting({
+    key: 'syncTeamProjects', env: 'ENGRAM_SYNC_TEAM_PROJECTS', default: '',
+    doc: 'the project directories whose memories the `team` scope shares, separated by `:` (`engram team join URL` in a project adds it); each is named by its git remote `origin` or its `.engram-project` file, never its path',
+    shape: z.string(),
   }),
   setting({
     key: 'syncUrl', env: 'ENGRAM_SYNC_URL', default: '',

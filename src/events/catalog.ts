@@ -13,6 +13,7 @@ import { recallEvents } from './recall-events.js';
 import { skillEvents } from './skill-events.js';
 import { backfillEvents } from './backfill-events.js';
 import { logEvents } from './log-events.js';
+import { teamEvents } from './team-events.js';
 
 type KnownDefinition =
   | (typeof hookEvents)[number]
@@ -23,7 +24,8 @@ type KnownDefinition =
   | (typeof recallEvents)[number]
   | (typeof skillEvents)[number]
   | (typeof backfillEvents)[number]
-  | (typeof logEvents)[number];
+  | (typeof logEvents)[number]
+  | (typeof teamEvents)[number];
 
 /** One event as projectors see it: current schemaVersion, `data` typed by its definition. */
 export type EventOf<D extends EventDefinition> = Omit<StoredEnvelope, 'type' | 'data'> & {
@@ -49,6 +51,7 @@ export const knownDefinitions: readonly EventDefinition[] = [
   ...skillEvents,
   ...backfillEvents,
   ...logEvents,
+  ...teamEvents,
 ];
 
 /**

@@ -58,7 +58,8 @@ export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSes
   let { prompts, compactions, toolCalls, toolErrors, tools, commands, skillsUsed, recentFailures } = stats;
   const failure = (tool: string, input: string, error: string): void => {
     toolErrors++;
-    recentFailures = [{ at: event.ts, tool, input, error }, ...recentFailures].slice(0, RECENT_FAILURES);
+    // Latest first by time, then by what failed: the same list whatever order the log holds them in.
+    recentFailures = [{ at: event.ts, tool, input, error }, ...recentFailures].sort(latestFirst).slice(0, RECENT_FAILURES);
   };
   switch (event.type) {
     case 'PromptSubmitted':
@@ -98,9 +99,18 @@ export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSes
     skillsUsed,
     skillsInstalled: stats.skillsInstalled,
     recentFailures,
-    firstAt: stats.firstAt,
+    // The earliest and latest events, not the first and last folded: two machines fold them in their own order.
+    firstAt: event.ts < stats.firstAt ? event.ts : stats.firstAt,
     lastAt: event.ts > stats.lastAt ? event.ts : stats.lastAt,
   };
+}
+
+function latestFirst(a: Failure, b: Failure): number {
+  return compare(b.at, a.at) || compare(a.tool, b.tool) || compare(a.input, b.input) || compare(a.error, b.error);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function countTool(tools: ReadonlyMap<string, ToolCount>, tool: string, failed: boolean): Map<string, ToolCount> {

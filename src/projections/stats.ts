@@ -19,7 +19,8 @@ type StatsRow = ProjectStats | true;
  */
 export const statsProjector = defineProjector<StatsRow>({
   name: 'stats',
-  projectorVersion: 3,
+  // 4: first seen is the earliest event, recent failures sorted by time: the same files whatever the fold order.
+  projectorVersion: 4,
   handles: [...sessionEventTypes.filter((type) => type !== 'HookInputRejected'), 'SkillsInventoried'],
   evolve(state, event) {
     if (event.project === '') return [];

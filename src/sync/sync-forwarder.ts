@@ -2,15 +2,30 @@ import { headers } from '@nats-io/transport-node';
 import type { PubAck } from '@nats-io/jetstream';
 import type { Envelope } from '../events/envelope.js';
 import type { Reactor } from '../engine/reactor.js';
-import { shareableIn } from './shareable-events.js';
+import { assertShareable, shareableIn } from './shareable-events.js';
 import type { SyncLink } from './sync-link.js';
+import { teamSubject } from './sync-subject.js';
 
 /** Publishes in flight at once, their acks awaited in order. */
 export const FORWARD_WINDOW = 256;
 /** Room the server's max_payload must leave beyond the event for the headers. */
 const HEADER_ROOM = 1024;
 
-type Sent = { seq: number; ack?: PubAck; error?: unknown };
+type Sent = { seq: number; subject: string; ack?: PubAck; error?: unknown };
+
+/**
+ * The subject an event of this machine's log goes out on, or undefined when it stays here. In
+ * the team scope, a MemoryShared of a project opted in goes to that project's subject; nothing
+ * else goes anywhere.
+ */
+function subjectFor(link: SyncLink, event: Pick<Envelope, 'type' | 'data'>): string | undefined {
+  const { scope, teams } = link.settings;
+  if (!shareableIn(scope, event.type)) return undefined;
+  if (scope === 'personal') return link.subject;
+  const projectId = (event.data as { projectId?: unknown }).projectId;
+  const project = teams.find((team) => team.id === projectId);
+  return project ? teamSubject(project) : undefined;
+}
 
 /**
  * The forwarder: a reactor that publishes this machine's shareable events, in log order, to the
@@ -33,7 +48,7 @@ export function syncForwarder(link: SyncLink): Reactor {
       const settle = async (): Promise<void> => {
         const sent = await window.shift()!;
         if (sent.error !== undefined) throw sent.error;
-        link.noteAck(sent.seq, sent.ack!.seq);
+        link.noteAck(sent.seq, sent.ack!.seq, sent.subject);
       };
       try {
         for await (const batch of ctx.log.read({ from: ctx.from, to: ctx.to, batchSize: FORWARD_WINDOW })) {
@@ -41,7 +56,8 @@ export function syncForwarder(link: SyncLink): Reactor {
           const imported = await link.store.imported(batch.map((event) => event.id));
           for (let i = 0; i < batch.length; i++) {
             const { seq, ...event } = batch[i]!;
-            if (imported[i] || !shareableIn(link.settings.scope, event.type)) continue;
+            const subject = imported[i] ? undefined : subjectFor(link, event);
+            if (subject === undefined) continue;
             const body = encoder.encode(JSON.stringify(event satisfies Envelope));
             if (body.length > maxPayload) {
               link.noteTooLarge(event.id, body.length);
@@ -51,9 +67,11 @@ export function syncForwarder(link: SyncLink): Reactor {
             h.set('Engram-Seq', String(seq));
             // Each promise is settled into a value at once, so one that fails while an earlier
             // ack is awaited is never an unhandled rejection.
-            window.push(js.publish(link.subject, body, { msgID: event.id, headers: h }).then(
-              (ack) => ({ seq, ack }),
-              (error: unknown) => ({ seq, error }),
+            // The publish point: whatever the code above decided, nothing the scope does not share leaves.
+            assertShareable(link.settings.scope, event.type);
+            window.push(js.publish(subject, body, { msgID: event.id, headers: h }).then(
+              (ack) => ({ seq, subject, ack }),
+              (error: unknown) => ({ seq, subject, error }),
             ));
             if (window.length >= FORWARD_WINDOW) await settle();
           }

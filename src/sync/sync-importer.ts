@@ -12,6 +12,8 @@ import { abortableSleep } from './abortable-sleep.js';
 import { shareableIn } from './shareable-events.js';
 import type { SyncLink } from './sync-link.js';
 import { SYNC_STREAM } from './sync-settings.js';
+import { received } from './team-received.js';
+import { teamSubject } from './sync-subject.js';
 
 /** Messages taken per fetch: one log append and one cursor write each. */
 const FETCH_BATCH = 500;
@@ -103,20 +105,26 @@ export class SyncImporter {
   async #take(batch: readonly JsMsg[]): Promise<void> {
     const { link, log } = this.#options;
     const events: Envelope[] = [];
+    const subjects: string[] = [];
     for (const message of batch) {
       const event = this.#check(message);
-      if (event) events.push(event);
+      if (event) {
+        events.push(event);
+        subjects.push(message.subject);
+      }
     }
     // What this machine already holds (its own events coming back, a batch seen before a crash) is skipped.
     const present = await log.has(events.map((event) => event.id));
     // Every field redacted here, whatever the event says of itself: the log's door passes over a
     // hook event stamped with this build (its own hook redacted it), and another machine's stamp
     // is only a claim.
-    const fresh = events.filter((_, i) => !present[i]).map((event) => redactEnvelope(event, { always: true }));
+    const fresh = events.filter((_, i) => !present[i]).map((event) => redactEnvelope(link.settings.scope === 'team' ? received(event, link) : event, { always: true }));
     await link.store.markImported(fresh.map((event) => event.id));
     const { appended } = fresh.length > 0 ? await log.append(fresh) : { appended: [] };
     const last = batch.at(-1)!;
     await link.store.saveCursor(last.seq);
+    // Counted by the subject each came on, for `engram sync status`.
+    subjects.forEach((subject, i) => !present[i] && link.noteReceived(subject, 1));
     link.noteImported(appended.length, last.seq, last.info.pending, log.head);
     if (appended.length > 0) this.#options.onImported();
   }
@@ -135,7 +143,15 @@ export class SyncImporter {
     const event = parsed.data;
     if (!shareableIn(link.settings.scope, event.type)) return this.#reject(message, `${event.type} is not shared in the ${link.settings.scope} scope`);
     try {
-      catalog.read(event);
+      const read = catalog.read(event);
+      // A team message must be about the project whose subject it came on, and that project must be opted in here.
+      if (link.settings.scope === 'team') {
+        const projectId = (read.data as { projectId: string }).projectId;
+        const project = link.settings.teams.find((team) => team.id === projectId);
+        if (!project || teamSubject(project) !== message.subject) return this.#reject(message, 'a memory of a project not opted in here, or sent on another project\'s subject');
+        // Only what the schema knows goes on: a field a teammate's engram added stays out.
+        return read;
+      }
     } catch (err) {
       // Also a type or schemaVersion newer than this build reads: upgrading engram and moving the
       // cursor back (docs/team-sync.md) brings these in.

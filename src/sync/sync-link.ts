@@ -7,7 +7,7 @@ import { SYNC_STREAM, type SyncSettings } from './sync-settings.js';
 import { syncStatusFile, type SyncStatus } from './sync-status.js';
 import { SyncStore } from './sync-store.js';
 import { abortableSleep } from './abortable-sleep.js';
-import { syncSubject } from './sync-subject.js';
+import { syncSubject, teamSubject } from './sync-subject.js';
 
 /** JetStream's error code for a stream name already taken (not in the client's list of codes). */
 const STREAM_NAME_IN_USE = 10058;
@@ -52,11 +52,13 @@ export class SyncLink {
 
   constructor(settings: SyncSettings, options: SyncLinkOptions) {
     this.settings = settings;
-    this.subject = syncSubject(settings);
+    // The team scope follows its one project's subject, or every team subject when several are opted in (the importer keeps only theirs).
+    this.subject = settings.scope === 'personal' ? syncSubject(settings) : settings.teams.length === 1 ? teamSubject(settings.teams[0]!) : 'engram.team.>';
     this.options = options;
     this.#status = {
       scope: settings.scope, subject: this.subject, servers: settings.servers, pid: process.pid, updatedAt: new Date().toISOString(),
       connected: false, localHead: 0, forwardedTo: 0, published: 0, importedTo: 0, imported: 0, rejected: 0, tooLarge: 0,
+      ...(settings.scope === 'team' ? { teams: settings.teams.map((team) => ({ id: team.id, subject: teamSubject(team), dir: team.dir })) } : {}),
     };
   }
 
@@ -164,10 +166,11 @@ export class SyncLink {
     this.#scheduleStatus();
   }
 
-  noteAck(seq: number, streamSeq: number): void {
+  noteAck(seq: number, streamSeq: number, subject: string): void {
     this.#status.forwardedTo = Math.max(this.#status.forwardedTo, seq);
     this.#status.lastAck = { seq, streamSeq, at: new Date().toISOString() };
     this.#status.published++;
+    this.#count(subject, 'sent');
     this.#scheduleStatus();
   }
 
@@ -175,6 +178,18 @@ export class SyncLink {
   noteForwarded(seq: number, localHead: number): void {
     this.#status.forwardedTo = Math.max(this.#status.forwardedTo, seq);
     this.#status.localHead = localHead;
+    this.#scheduleStatus();
+  }
+
+  /** Per subject: what this run sent and took in, for `engram sync status`. */
+  #count(subject: string, what: 'sent' | 'received', n = 1): void {
+    const counts = (this.#status.bySubject ??= {});
+    const entry = (counts[subject] ??= { sent: 0, received: 0 });
+    entry[what] += n;
+  }
+
+  noteReceived(subject: string, n: number): void {
+    this.#count(subject, 'received', n);
     this.#scheduleStatus();
   }
 

@@ -2,11 +2,16 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
+import { teamProject, type TeamProject } from './project-identity.js';
 
 /** The stream every engram shares through; its subjects say the scope (see syncSubject). */
 export const SYNC_STREAM = 'ENGRAM';
 
-export type SyncScope = 'personal';
+/**
+ * personal: all of one person's machines share every shareable event; team: only the memories of
+ * the projects opted in (`syncTeamProjects`), as MemoryShared events.
+ */
+export type SyncScope = 'personal' | 'team';
 
 /**
  * How this machine syncs: read from the environment (config.json fills it: effective-settings.ts)
@@ -27,6 +32,8 @@ export interface SyncSettings {
   user: string;
   /** This machine's sync directory: its import state and status file. */
   dir: string;
+  /** The team scope's projects (none in the personal scope). */
+  teams: TeamProject[];
 }
 
 /** Where the sync keeps its state and status: `<home>/sync`. */
@@ -43,11 +50,11 @@ const SUBJECT_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'home'>): SyncSettings | undefined {
   const scope = env.ENGRAM_SYNC_SCOPE || 'off';
   if (scope === 'off') return undefined;
-  if (scope !== 'personal') {
-    throw new EngramError('SETTINGS_INVALID', `syncScope must be \`off\` or \`personal\` (the team scope is not built yet), not ${JSON.stringify(scope.slice(0, 20))}`);
+  if (scope !== 'personal' && scope !== 'team') {
+    throw new EngramError('SETTINGS_INVALID', `syncScope must be \`off\`, \`personal\` or \`team\`, not ${JSON.stringify(scope.slice(0, 20))}`);
   }
   const servers = (env.ENGRAM_SYNC_URL ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (servers.length === 0) throw new EngramError('SETTINGS_INVALID', 'syncScope is `personal` but syncUrl is empty: set it to your NATS server, e.g. `engram config set syncUrl nats://host:4222`');
+  if (servers.length === 0) throw new EngramError('SETTINGS_INVALID', `syncScope is \`${scope}\` but syncUrl is empty: set it to your NATS server, e.g. \`engram config set syncUrl nats://host:4222\``);
   for (const server of servers) {
     // Credentials in a URL would be printed by every status line and error that names the server.
     if (/^[a-z]+:\/\/[^/@]*@/i.test(server) || /^[^/]*@/.test(server)) {
@@ -59,6 +66,7 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
     throw new EngramError('SETTINGS_INVALID', 'syncUser must be 1 to 64 letters, digits, `-` or `_` (your login name is not: set syncUser)');
   }
   const tlsCa = env.ENGRAM_SYNC_TLS_CA || undefined;
+  const teams = scope === 'team' ? teamProjectsFrom(env.ENGRAM_SYNC_TEAM_PROJECTS ?? '') : [];
   return {
     scope,
     servers,
@@ -67,7 +75,19 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
     tls: tlsCa !== undefined || servers.some((s) => /^tls:\/\//i.test(s)),
     user,
     dir: syncFolder(paths),
+    teams,
   };
+}
+
+/** The directories opted in to the team scope (`syncTeamProjects`, separated by `:` as PATH is), each named as the team names it. */
+export function teamProjectDirs(text: string): string[] {
+  return [...new Set(text.split(':').map((dir) => dir.trim()).filter(Boolean))];
+}
+
+function teamProjectsFrom(text: string): TeamProject[] {
+  const dirs = teamProjectDirs(text);
+  if (dirs.length === 0) throw new EngramError('SETTINGS_INVALID', 'syncScope is `team` but no project is opted in: run `engram team join URL` in the project\'s directory');
+  return dirs.map(teamProject);
 }
 
 function safeLoginName(): string {

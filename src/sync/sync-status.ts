@@ -34,6 +34,10 @@ export const syncStatusShape = z.object({
   /** Set when the stream no longer held events this machine had not imported (past its retention). */
   missed: z.optional(z.string()),
   lastError: z.optional(z.object({ message: z.string(), at: z.string() })),
+  /** Per subject (a scope, a team project): events sent and taken in by this worker. */
+  bySubject: z.optional(z.record(z.string(), z.object({ sent: z.number(), received: z.number() }))),
+  /** The team scope's projects: their id (the same on every machine), subject and local directory. */
+  teams: z.optional(z.array(z.object({ id: z.string(), subject: z.string(), dir: z.string() }))),
 });
 
 export type SyncStatus = z.infer<typeof syncStatusShape>;

@@ -5,6 +5,7 @@ import { syncForwarder } from './sync-forwarder.js';
 import { SyncImporter } from './sync-importer.js';
 import { SyncLink, type SyncLinkOptions } from './sync-link.js';
 import type { SyncSettings } from './sync-settings.js';
+import { teamShareReactor } from './team-share.js';
 
 /** The sync as the worker wires it: a reactor for the engine, an importer started beside it. */
 export interface WorkerSync {
@@ -26,7 +27,8 @@ export function workerSync(settings: SyncSettings, options: SyncLinkOptions): Wo
   let importer: SyncImporter | undefined;
   return {
     link,
-    reactors: [syncForwarder(link)],
+    // The team scope shares memories as MemoryShared events first; the forwarder sends only those.
+    reactors: settings.scope === 'team' ? [teamShareReactor(settings.teams, settings.user), syncForwarder(link)] : [syncForwarder(link)],
     // Before the import state opens nothing was imported in this run, and the reactors wait for it (worker.ts).
     elsewhere: (ids) => (link.opened ? link.store.imported(ids) : Promise.resolve(ids.map(() => false))),
     async start(engine, onImported) {

@@ -25,6 +25,11 @@ export async function materializeMemories(key: string, row: MemoriesRow, scan: S
       : [{ kind: 'write', path: active, content }, { kind: 'retire', path: archived, content }];
     // The graph stays beside the memory's name wherever the file is: it says what the memory is about.
     if (memory.graph) ops.push({ kind: 'write', path: graphSidecarPath(memory.dir, memory.file), content: renderGraphSidecar(memory) });
+    // An earlier telling took the memory over under its own name: engram's files of the old name go (a person's stay).
+    for (const file of memory.movedFrom ?? []) {
+      if (file === memory.file) continue;
+      ops.push({ kind: 'retire', path: `${memory.dir}/${file}` }, { kind: 'retire', path: `${memory.dir}/_archive/${file}` }, { kind: 'retire', path: graphSidecarPath(memory.dir, file) });
+    }
     return ops;
   }
   if (typed?.kind === 'dir' && typed.row) return [{ kind: 'memory-index', dir: typed.row.dir, index: memoryIndex(typed.row, await entriesOf(scan, typed.row.dir)) }];

@@ -30,6 +30,12 @@ export interface MemoriesRowKinds {
   token: readonly string[];
   /** The memory that holds a file name (lowercased) in a directory. */
   file: string;
+  /**
+   * The memory a proposal that said the same again became part of: the id that proposal named,
+   * and the id of the memory that took its place when an earlier telling arrived (memory-changes.ts),
+   * so an event naming either id finds the memory whatever order this machine folded them in.
+   */
+  alias: string;
 }
 
 export type MemoriesRowKind = keyof MemoriesRowKinds;
@@ -52,10 +58,11 @@ export const hygieneKey = (dir: string): MemoriesKey<HygieneRow> => `hygiene:${d
 export const routeKey = (routeId: string): MemoriesKey<RouteRow> => `route:${routeId}`;
 export const tokenKey = (dir: string, type: string, token: string): MemoriesKey<readonly string[]> => `token:${dir}${SEP}${type}${SEP}${token}`;
 export const fileKey = (dir: string, file: string): MemoriesKey<string> => `file:${dir}${SEP}${file.toLowerCase()}`;
+export const aliasKey = (id: string): MemoriesKey<string> => `alias:${id}`;
 
 /** The prefix each kind's keys start with, to scan one kind. */
 export const KIND_PREFIX = {
-  mem: 'mem:', entry: 'entry:', dir: 'dir:', dirs: 'dirs', maintained: 'maintained', hygiene: 'hygiene:', route: 'route:', token: 'token:', file: 'file:',
+  mem: 'mem:', entry: 'entry:', dir: 'dir:', dirs: 'dirs', maintained: 'maintained', hygiene: 'hygiene:', route: 'route:', token: 'token:', file: 'file:', alias: 'alias:',
 } as const satisfies Record<MemoriesRowKind, string>;
 
 /** Which kind a stored key is; undefined for a key of another projection sharing the lane. */
@@ -64,7 +71,7 @@ export function kindOf(key: string): MemoriesRowKind | undefined {
   if (key === MAINTAINED) return 'maintained';
   const colon = key.indexOf(':');
   const prefix = colon < 0 ? '' : key.slice(0, colon);
-  return prefix === 'mem' || prefix === 'entry' || prefix === 'dir' || prefix === 'hygiene' || prefix === 'route' || prefix === 'token' || prefix === 'file' ? prefix : undefined;
+  return prefix === 'mem' || prefix === 'entry' || prefix === 'dir' || prefix === 'hygiene' || prefix === 'route' || prefix === 'token' || prefix === 'file' || prefix === 'alias' ? prefix : undefined;
 }
 
 export const isMemoryKey = (key: string): boolean => key.startsWith(KIND_PREFIX.mem);

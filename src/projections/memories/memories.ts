@@ -4,7 +4,8 @@ import { defineProjector } from '../projector.js';
 import { rowChange } from '../row-change.js';
 import type { DirRow, MemoryRow } from './memory-row.js';
 import { answerRoute, promote, promoteAuditedFacts } from './promotion-gate.js';
-import { propose, reinforce, update } from './memory-changes.js';
+import { teamMemory } from './team-memory.js';
+import { EDITABLE_FIELDS, heldId, later, propose, reinforce, update } from './memory-changes.js';
 import { DIRS, MAINTAINED, hygieneKey, memoryKey, rowAt, type MemoriesKey, type MemoriesRow } from './memories-rows.js';
 
 export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memories-rows.js';
@@ -24,12 +25,13 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   name: 'memories',
   // 2: text that addresses the agent from tool output, a file or an LLM stays provisional (heldForUser).
   // 3: a directory's entries in rows of their own, a token index and a file-name index (flat proposals).
-  projectorVersion: 3,
+  // 4: the earlier telling of a lesson is the memory whatever the fold order (aliases, edited fields), modified the latest event's time.
+  projectorVersion: 4,
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
     'HygieneReported', 'DistillCompleted', 'RouteAccepted', 'RouteDeclined', 'MemoryGraphed',
-    'SkillSuggestionAccepted', 'SkillSuggestionDeclined', 'TurnAuditCompleted',
+    'SkillSuggestionAccepted', 'SkillSuggestionDeclined', 'TurnAuditCompleted', 'TeamMemoryReceived',
   ],
   evolve(state, event) {
     switch (event.type) {
@@ -54,7 +56,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       case 'MemoryReinforced':
         return update(state, event, event.data.memoryId, (row) => reinforce(row, event.ts, event.data.by));
       case 'MemoryCorroborated':
-        return update(state, event, event.data.memoryId, (row) => (row.status === 'provisional' && !heldForUser(row) ? { ...row, status: 'active', modified: event.ts } : row));
+        return update(state, event, event.data.memoryId, (row) => (row.status === 'provisional' && !heldForUser(row) ? { ...row, status: 'active', modified: later(row.modified, event.ts) } : row));
       case 'MemoryEdited': {
         const { data } = event;
         // Only what the person changed, when the event says; every field for events from before it did.
@@ -73,17 +75,19 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
           editedHash: data.contentHash ?? row.editedHash,
           implementedIn: !took('implementedIn') || data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
           // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
-          modified: data.modified ?? event.ts,
+          modified: data.modified ?? later(row.modified, event.ts),
+          // What a person changed stays theirs when an earlier telling of the lesson takes the memory over (memory-changes.ts).
+          edited: [...new Set([...(row.edited ?? []), ...(data.changed ?? EDITABLE_FIELDS)])].sort(),
           // The agent's own edit that makes a memory speak to the agent waits for the user's word.
           ...(data.by === 'agent' && row.status === 'active' && addressesAgent(`${data.name}\n${data.description}\n${data.body}`) ? { status: 'provisional' as const } : {}),
         }));
       }
       case 'MemoryPinned':
-        return update(state, event, event.data.memoryId, (row) => (row.pinned ? row : { ...row, pinned: true, modified: event.ts }));
+        return update(state, event, event.data.memoryId, (row) => (row.pinned ? row : { ...row, pinned: true, modified: later(row.modified, event.ts) }));
       case 'MemoryUnpinned':
-        return update(state, event, event.data.memoryId, (row) => (row.pinned ? { ...row, pinned: false, modified: event.ts } : row));
+        return update(state, event, event.data.memoryId, (row) => (row.pinned ? { ...row, pinned: false, modified: later(row.modified, event.ts) } : row));
       case 'MemorySuperseded': {
-        const by = rowAt(state, memoryKey(event.data.by));
+        const by = rowAt(state, memoryKey(heldId(state, event.data.by)));
         return update(state, event, event.data.memoryId, (row) =>
           row.pinned || row.status === 'superseded'
             ? row
@@ -93,23 +97,23 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
               supersededBy: by?.name ?? event.data.by,
               supersededAt: event.ts,
               archived: row.archived ?? { at: event.ts, reason: `superseded by ${by?.name ?? event.data.by}` },
-              modified: event.ts,
+              modified: later(row.modified, event.ts),
             },
         );
       }
       case 'MemoryArchived':
         return update(state, event, event.data.memoryId, (row) =>
-          row.pinned || row.archived ? row : { ...row, archived: { at: event.ts, reason: event.data.reason }, modified: event.ts },
+          row.pinned || row.archived ? row : { ...row, archived: { at: event.ts, reason: event.data.reason }, modified: later(row.modified, event.ts) },
         );
       case 'MemoryForgotten':
         // The user's word: even a pinned memory goes, to _archive/, never further.
         return update(state, event, event.data.memoryId, (row) =>
-          row.archived ? row : { ...row, archived: { at: event.ts, reason: `forgotten: ${event.data.reason}` }, modified: event.ts },
+          row.archived ? row : { ...row, archived: { at: event.ts, reason: `forgotten: ${event.data.reason}` }, modified: later(row.modified, event.ts) },
         );
       case 'MemoryRestored':
         return update(state, event, event.data.memoryId, (row) =>
           row.archived || row.status === 'superseded'
-            ? { ...row, archived: undefined, status: row.status === 'superseded' ? 'active' : row.status, supersededBy: undefined, supersededAt: undefined, modified: event.ts }
+            ? { ...row, archived: undefined, status: row.status === 'superseded' ? 'active' : row.status, supersededBy: undefined, supersededAt: undefined, modified: later(row.modified, event.ts) }
             : row,
         );
       case 'MemoriesMaintained': {
@@ -142,10 +146,12 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       case 'SkillSuggestionDeclined': {
         const implementedIn = event.type === 'SkillSuggestionAccepted' ? event.data.skill : 'declined';
         // The memory stays where it is, recalled as before: only the suggestion stops.
-        return update(state, event, event.data.memoryId, (row) => (row.implementedIn === implementedIn ? row : { ...row, implementedIn, modified: event.ts }));
+        return update(state, event, event.data.memoryId, (row) => (row.implementedIn === implementedIn ? row : { ...row, implementedIn, modified: later(row.modified, event.ts) }));
       }
       case 'TurnAuditCompleted':
         return promoteAuditedFacts(state, event);
+      case 'TeamMemoryReceived':
+        return teamMemory(state, event);
       case 'HygieneReported':
         return [rowChange<MemoriesRow>(hygieneKey(event.data.dir), { ...event.data, at: event.ts })];
       default:

@@ -6,7 +6,7 @@ import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
 import { findSameMemory, inForce } from './match-memory.js';
-import { DIRS, dirKey, entryKey, fileKey, memoryKey, rowAt, tokenKey, type MemoriesRow } from './memories-rows.js';
+import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, tokenKey, type MemoriesRow } from './memories-rows.js';
 import { dirEntry, fileNameFor, type DirEntry, type DirRow, type MemoryRow } from './memory-row.js';
 
 /**
@@ -27,14 +27,20 @@ export interface ProposeOptions {
 }
 
 export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data: Proposal, options: ProposeOptions = {}): RowChange<MemoriesRow>[] {
-  if (rowAt(state, memoryKey(data.memoryId))) return [];
+  if (rowAt(state, memoryKey(data.memoryId)) || rowAt(state, aliasKey(data.memoryId))) return [];
   const global = data.scope === 'global' || event.project === '';
   const dir = global ? GLOBAL_MEMORY_DIR : projectMemoryDir(event.project);
   const dirRow: DirRow = rowAt(state, dirKey(dir)) ?? { dir, project: global ? '' : event.project, asOf: event.ts };
   // A lesson said again is the same memory, said once more: not a second file.
   if (options.matchSame ?? (data.origin !== 'import' && data.origin !== 'user')) {
     const same = findSameMemory(state, dir, data.type, data);
-    if (same !== undefined) return update(state, event, same, (row) => reinforce(row, event.ts, data.origin));
+    if (same !== undefined) {
+      const held = rowAt(state, memoryKey(same))!;
+      // The earlier telling is the memory, whichever this machine folded first: two machines that
+      // heard the lesson once each agree on its id, its file and where it came from.
+      if (tellsEarlier(data.created ?? event.ts, data.memoryId, held)) return takeOver(state, event, data, dirRow, held);
+      return [...update(state, event, same, (row) => reinforce(row, event.ts, data.origin)), rowChange(aliasKey(data.memoryId), same)];
+    }
   }
   // A file already adopted where it is (an import and the reconciler both saw it) is that memory's, not a second one.
   if (data.sourceHash !== undefined && data.fileName !== undefined) {
@@ -42,12 +48,22 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     const held = holder === undefined ? undefined : rowAt(state, memoryKey(holder));
     if (held?.file === data.fileName && held.sourceHash === data.sourceHash) return [];
   }
+  const row = proposedRow(event, data, dirRow, (lowercased) => rowAt(state, fileKey(dir, lowercased)) !== undefined);
+  const changes = withEntry(state, dirRow, undefined, row, event.ts);
+  changes.push(rowChange(fileKey(dir, row.file), row.id));
+  const dirs = rowAt(state, DIRS) ?? [];
+  if (!dirs.includes(dirKey(dir))) changes.push(rowChange(DIRS, [...dirs, dirKey(dir)].sort()));
+  return changes;
+}
+
+/** The row a proposal makes of a new memory in `dirRow`'s directory. */
+function proposedRow(event: DomainEvent, data: Proposal, dirRow: DirRow, taken: (lowercased: string) => boolean): MemoryRow {
   const created = data.created ?? event.ts;
-  const row: MemoryRow = {
+  return {
     id: data.memoryId,
-    dir,
+    dir: dirRow.dir,
     project: dirRow.project,
-    file: fileNameFor(data.name, data.fileName, (lowercased) => rowAt(state, fileKey(dir, lowercased)) !== undefined),
+    file: fileNameFor(data.name, data.fileName, taken),
     name: data.name,
     description: data.description,
     type: data.type,
@@ -74,11 +90,69 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
     ...(data.indexLines ? { indexLines: data.indexLines } : {}),
     ...(data.implementedIn !== undefined ? { implementedIn: data.implementedIn } : {}),
   };
-  const changes = withEntry(state, dirRow, undefined, row, event.ts);
-  changes.push(rowChange(fileKey(dir, row.file), row.id));
-  const dirs = rowAt(state, DIRS) ?? [];
-  if (!dirs.includes(dirKey(dir))) changes.push(rowChange(DIRS, [...dirs, dirKey(dir)].sort()));
-  return changes;
+}
+
+/** Whether a telling made at `created` under `id` comes before the one that made `row`: by time, then by id (a total order every machine shares). */
+function tellsEarlier(created: string, id: string, row: Pick<MemoryRow, 'created' | 'id'>): boolean {
+  return created < row.created || (created === row.created && id < row.id);
+}
+
+/** Fields a recorded edit may change, which an earlier telling does not take back. */
+export const EDITABLE_FIELDS = ['name', 'description', 'type', 'tier', 'body', 'confidence', 'pinned', 'contradicts', 'extra', 'implementedIn'] as const;
+
+/**
+ * An earlier telling of a memory this machine already holds becomes the memory: its id, file,
+ * text, time and session, as on a machine that folded it first, with the later telling and
+ * every reinforcement since counted as reinforcements of it. What events naming the memory did
+ * (edits, pins, archiving, verification) stays. The old id becomes an alias of the new one.
+ */
+function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Proposal, dirRow: DirRow, held: MemoryRow): RowChange<MemoriesRow>[] {
+  const dir = held.dir;
+  const pending = new Map<string, MemoriesRow | null>();
+  const overlay: RowReader<MemoriesRow> = { get: (key) => (pending.has(key) ? (pending.get(key) ?? undefined) : state.get(key)) };
+  const set = (change: RowChange<MemoriesRow>) => pending.set(change.key, change.row);
+  // The held memory lets go of its rows first, so the new one's index rows are computed over them.
+  set(rowChange<MemoriesRow>(memoryKey(held.id), null));
+  set(rowChange<MemoriesRow>(entryKey(dir, held.id), null));
+  set(rowChange<MemoriesRow>(fileKey(dir, held.file), null));
+  const was = indexed(rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held));
+  for (const token of was.tokens) {
+    const ids = (rowAt(overlay, tokenKey(dir, was.type!, token)) ?? []).filter((id) => id !== held.id);
+    set(rowChange(tokenKey(dir, was.type!, token), ids.length > 0 ? ids : null));
+  }
+  const founder = proposedRow(event, data, dirRow, (lowercased) => rowAt(overlay, fileKey(dir, lowercased)) !== undefined);
+  const edited = new Set(held.edited ?? []);
+  const kept = Object.fromEntries(EDITABLE_FIELDS.filter((field) => edited.has(field)).map((field) => [field, held[field]]));
+  // The later telling was one reinforcement, and each of the held memory's own came after it.
+  let row: MemoryRow = founder;
+  for (let i = 0; i <= held.reinforced; i++) row = reinforce(row, held.lastReinforced, held.origin);
+  row = {
+    ...row,
+    ...kept,
+    status: held.status === 'superseded' ? held.status : row.status,
+    pinned: held.pinned || founder.pinned,
+    supersededBy: held.supersededBy,
+    supersededAt: held.supersededAt,
+    archived: held.archived,
+    editedHash: held.editedHash,
+    verification: held.verification,
+    modified: later(held.modified, row.modified),
+    lastReinforced: later(held.lastReinforced, row.lastReinforced),
+    ...(held.graph ? { graph: held.graph } : {}),
+    ...(held.implementedIn !== undefined && !edited.has('implementedIn') ? { implementedIn: held.implementedIn } : {}),
+    ...(held.edited ? { edited: held.edited } : {}),
+    ...(held.file !== founder.file || held.movedFrom ? { movedFrom: [...new Set([...(held.movedFrom ?? []), held.file])].filter((file) => file !== founder.file) } : {}),
+  };
+  if (row.movedFrom?.length === 0) delete (row as { movedFrom?: unknown }).movedFrom;
+  for (const change of withEntry(overlay, dirRow, undefined, row, event.ts)) set(change);
+  set(rowChange(fileKey(dir, row.file), row.id));
+  set(rowChange(aliasKey(held.id), row.id));
+  return [...pending].map(([key, value]) => rowChange(key, value));
+}
+
+/** The later of two times: a memory's dates follow its latest event, whatever order they were folded in. */
+export function later(a: string, b: string): string {
+  return a > b ? a : b;
 }
 
 export function reinforce(row: MemoryRow, at: string, by?: MemoryOrigin): MemoryRow {
@@ -89,15 +163,27 @@ export function reinforce(row: MemoryRow, at: string, by?: MemoryOrigin): Memory
     ...row,
     confidence: Math.round(Math.min(1, row.confidence + REINFORCEMENT) * 100) / 100,
     reinforced: row.reinforced + 1,
-    lastReinforced: at > row.lastReinforced ? at : row.lastReinforced,
+    lastReinforced: later(at, row.lastReinforced),
     status: row.status === 'provisional' && !held ? 'active' : row.status,
-    modified: at,
+    // The latest of its events, whatever order they were folded in.
+    modified: later(at, row.modified),
   };
+}
+
+/** The id a memory is held under now: `id` itself, or the memory a proposal of that id became part of. */
+export function heldId(state: RowReader<MemoriesRow>, id: string): string {
+  // An alias names a memory that may itself have been taken over since: a short chain, followed to its end.
+  for (let hops = 0; hops < 32 && !rowAt(state, memoryKey(id)); hops++) {
+    const next = rowAt(state, aliasKey(id));
+    if (next === undefined) break;
+    id = next;
+  }
+  return id;
 }
 
 /** Applies `next` to a memory; its entry, token rows and directory follow. Nothing when it is unknown or unchanged. */
 export function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: string, next: (row: MemoryRow) => MemoryRow): RowChange<MemoriesRow>[] {
-  const row = rowAt(state, memoryKey(id));
+  const row = rowAt(state, memoryKey(heldId(state, id)));
   if (!row) return [];
   const changed = next(row);
   if (changed === row) return [];

@@ -46,6 +46,10 @@ export interface MemoryRow {
   readonly indexLines?: readonly string[];
   /** The skill the user made of it (`implemented_in`), or `declined`: it is suggested as a skill no more. */
   readonly implementedIn?: string | readonly string[];
+  /** The fields a recorded edit changed: an earlier telling that takes the memory over keeps these (memory-changes.ts). */
+  readonly edited?: readonly string[];
+  /** Files it had before an earlier telling took it over under another name: let go of by its sink. */
+  readonly movedFrom?: readonly string[];
 }
 
 export interface Verification {

@@ -42,12 +42,14 @@ export const recallIndexProjector = defineProjector<RecallIndexRow>({
     const changes: RowChange<RecallIndexRow>[] = [...memoriesProjector.evolve(state as RowReader<MemoriesRow>, event)];
     const dirs = new Map<string, RecallDirRow>();
     for (const change of changes) {
-      if (!isMemoryKey(change.key) || change.row === null) continue;
-      const row = change.row as MemoryRow;
+      if (!isMemoryKey(change.key)) continue;
+      // A memory row goes when an earlier telling takes the memory over under its own id (memory-changes.ts).
+      const row = (change.row ?? state.get(change.key)) as MemoryRow | undefined;
+      if (row === undefined) continue;
       const key = recallKey(row.dir);
       const dir = dirs.get(key) ?? (state.get(key) as RecallDirRow | undefined) ?? { dir: row.dir, project: row.project, asOf: event.ts, docs: new Map() };
       const before = dir.docs.get(row.id);
-      const after = isRecallable(row) ? recallDoc(row) : undefined;
+      const after = change.row !== null && isRecallable(row) ? recallDoc(row) : undefined;
       if (sameDoc(before, after)) continue;
       const docs = new Map(dir.docs);
       if (after) docs.set(row.id, after);

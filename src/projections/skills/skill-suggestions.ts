@@ -36,7 +36,11 @@ export const skillSuggestionsProjector = defineProjector<Row>({
       const changes = memoriesProjector.evolve(state as RowReader<MemoriesRow>, event);
       for (const change of changes) rows.put(change.key, change.row);
       for (const change of changes) {
-        if (isMemoryKey(change.key) && change.row !== null) memoryChanged(rows, change.row as MemoryRow);
+        if (!isMemoryKey(change.key)) continue;
+        // A memory row goes when an earlier telling takes the memory over under its own id (memory-changes.ts).
+        const gone = change.row === null ? (state.get(change.key) as MemoryRow | undefined) : undefined;
+        if (change.row !== null) memoryChanged(rows, change.row as MemoryRow);
+        else if (gone) memoryChanged(rows, gone, true);
       }
     }
     switch (event.type) {
@@ -87,10 +91,10 @@ export function materializeSkillSuggestions(key: string, row: Row): FileOp[] {
   return [{ kind: 'write', path: skillsViewPath(suggest.project), content: renderSkillsView(suggest) }];
 }
 
-function memoryChanged(rows: Rows, memory: MemoryRow): void {
+function memoryChanged(rows: Rows, memory: MemoryRow, gone = false): void {
   const row = suggestRow(rows, memory.project);
   const before = row.memories.find((entry) => entry.memoryId === memory.id);
-  const after: EligibleMemory | undefined = isSkillEligible(memory)
+  const after: EligibleMemory | undefined = !gone && isSkillEligible(memory)
     ? { memoryId: memory.id, name: memory.name, description: memory.description, path: `${memory.dir}/${memory.file}` }
     : undefined;
   if (before === undefined && after === undefined) return;
