@@ -27,6 +27,8 @@ export interface SyncSettings {
   user: string;
   /** This machine's sync directory: its import state and status file. */
   dir: string;
+  /** The stream's replicas when this machine makes it (a cluster's servers that keep each message). */
+  replicas: number;
 }
 
 /** Where the sync keeps its state and status: `<home>/sync`. */
@@ -59,6 +61,10 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
     throw new EngramError('SETTINGS_INVALID', 'syncUser must be 1 to 64 letters, digits, `-` or `_` (your login name is not: set syncUser)');
   }
   const tlsCa = env.ENGRAM_SYNC_TLS_CA || undefined;
+  const replicas = Number(env.ENGRAM_SYNC_REPLICAS || '1');
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw new EngramError('SETTINGS_INVALID', `syncReplicas must be a whole number from 1 to 5 (JetStream's limit), not ${JSON.stringify((env.ENGRAM_SYNC_REPLICAS ?? '').slice(0, 20))}`);
+  }
   return {
     scope,
     servers,
@@ -67,6 +73,7 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
     tls: tlsCa !== undefined || servers.some((s) => /^tls:\/\//i.test(s)),
     user,
     dir: syncFolder(paths),
+    replicas,
   };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -103,4 +104,15 @@ export async function rebuildKeepsFiles(m: TempHome): Promise<{ before: Record<s
   const rebuilt = await cliHere(['rebuild'], m.env);
   if (rebuilt.code !== 0) throw new Error(`rebuild failed: ${rebuilt.stderr}`);
   return { before, after: walkFiles(m.paths.views, m.paths.claude) };
+}
+
+/** What a machine's sync says of itself (status and the worker log's last sync lines), for a failed test's output. */
+export function syncDiagnosis(m: TempHome): string {
+  let lines: string[] = [];
+  try {
+    lines = readFileSync(m.paths.workerLog, 'utf8').split('\n').filter((line) => /sync/.test(line)).slice(-15);
+  } catch {
+    // no worker log yet
+  }
+  return `${m.root}\nstatus: ${JSON.stringify(syncStatus(m))}\n${lines.join('\n')}`;
 }
