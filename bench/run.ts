@@ -32,6 +32,7 @@ import { durableAppendBench } from './durable-append-bench.js';
 import { importBench } from './import-bench.js';
 import { workerRssBench } from './worker-rss-bench.js';
 import { cliBench } from './cli-bench.js';
+import { syncBench } from './sync-bench.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 const scratch = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -57,6 +58,7 @@ const groups: Record<string, () => unknown> = {
   import: benchImport,
   'worker-rss': benchWorkerRss,
   proposal: benchProposal,
+  sync: benchSync,
 };
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? Object.keys(groups) : (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
@@ -77,6 +79,50 @@ for (const row of rows) {
   console.log(`${row.ok ? 'ok  ' : 'MISS'} ${row.what.padEnd(44)} ${row.ratio.toFixed(2).padStart(6)}×  (target ${row.target})  ${row.detail}`);
 }
 process.exitCode = 0;
+
+async function benchSync(): Promise<void> {
+  const r = await syncBench({ repo, dir: join(scratch, 'sync'), corrections: Number(process.env.ENGRAM_BENCH_SYNC_CORRECTIONS) || 20, backlog: 5_000, rounds: 2, hookRuns: Number(process.env.ENGRAM_BENCH_RUNS) || 20 });
+  if (!r) return;
+  const { lag, catchUp, hooks } = r;
+  rows.push({
+    what: 'sync: correction on A → memory file on B, vs on A',
+    ratio: lag.medianMs / lag.localMedianMs,
+    target: 'reported',
+    ok: true,
+    detail: `B: median ${lag.medianMs.toFixed(0)} ms, p95 ${lag.p95Ms.toFixed(0)} ms; A itself: median ${lag.localMedianMs.toFixed(0)} ms, p95 ${lag.localP95Ms.toFixed(0)} ms; ${lag.corrections} corrections through the prompt hook, loopback nats-server${r.forwarderCpuMs === undefined ? '' : `; A's worker used ${r.forwarderCpuMs.toFixed(0)} ms CPU over them`}`,
+  });
+  rows.push({
+    what: `sync: catch-up of ${catchUp.events.toLocaleString('en')} events vs local ingest`,
+    ratio: catchUp.importPerS / catchUp.localPerS,
+    target: 'reported',
+    ok: true,
+    detail: `from the stream ${catchUp.importPerS.toFixed(0)} events/s folded (${catchUp.importToLogPerS.toFixed(0)}/s into the log) vs from the spool ${catchUp.localPerS.toFixed(0)}/s (${catchUp.localToLogPerS.toFixed(0)}/s); worker start included, median of ${catchUp.rounds}; ${catchUp.bytesPerEvent.toFixed(0)} B/event`,
+  });
+  const { idle } = r;
+  if (idle.onCpuMs !== undefined && idle.offCpuMs !== undefined) {
+    rows.push({
+      what: `sync: idle worker CPU over ${idle.seconds} s, sync on vs off`,
+      ratio: idle.onCpuMs / Math.max(idle.offCpuMs, 10),
+      target: 'reported',
+      ok: true,
+      detail: `${idle.onCpuMs.toFixed(0)} ms vs ${idle.offCpuMs.toFixed(0)} ms of CPU (a tick is 10 ms)${idle.messagesIn === undefined ? '' : `; its one connection sent ${idle.messagesIn} and got ${idle.messagesOut} messages (server's connz; ${idle.connections} connections on the server)`}`,
+    });
+  }
+  rows.push({
+    what: 'sync: prompt hook with sync on vs off',
+    ratio: hooks.onMs / hooks.offMs,
+    target: '≤ 1.10',
+    ok: hooks.onMs / hooks.offMs <= 1.1,
+    detail: `median ${hooks.onMs.toFixed(1)} ms vs ${hooks.offMs.toFixed(1)} ms over ${hooks.runs} runs each, interleaved; hooks never connect`,
+  });
+  rows.push({
+    what: 'sync: post-tool-use hook with sync on vs off',
+    ratio: hooks.postToolOnMs / hooks.postToolOffMs,
+    target: '≤ 1.10',
+    ok: hooks.postToolOnMs / hooks.postToolOffMs <= 1.1,
+    detail: `median ${hooks.postToolOnMs.toFixed(1)} ms vs ${hooks.postToolOffMs.toFixed(1)} ms over ${hooks.runs} runs each, interleaved`,
+  });
+}
 
 async function benchViewer(): Promise<void> {
   const r = await viewerBench(join(scratch, 'viewer'), { events: 100_000, memories: 10_000, rounds: 30 });

@@ -38,6 +38,9 @@ describe('sync settings', () => {
     const settings = syncFromEnv({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: 'nats://a:4222, tls://b:4222', ENGRAM_SYNC_USER: 'alice' }, paths)!;
     expect(settings).toMatchObject({ scope: 'personal', servers: ['nats://a:4222', 'tls://b:4222'], tls: true, user: 'alice', dir: join(paths.home, 'sync') });
     expect(syncSubject(settings)).toBe('engram.personal.alice');
+    expect(settings.replicas).toBe(1);
+    expect(syncFromEnv({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: 'nats://a:4222', ENGRAM_SYNC_REPLICAS: '3' }, paths)!.replicas).toBe(3);
+    expect(failure(() => syncFromEnv({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: 'nats://a:4222', ENGRAM_SYNC_REPLICAS: '7' }, paths))).toMatch(/syncReplicas must be a whole number from 1 to 5/);
   });
 
   it('refuses credentials in the URL without repeating them, and a subject token that is not one', () => {

@@ -156,6 +156,11 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: "the name your machines share the personal stream under (subject `engram.personal.<syncUser>`; letters, digits, `-`, `_`); none: this machine's login name",
     shape: z.string().regex(/^[A-Za-z0-9_-]{0,64}$/),
   }),
+  setting({
+    key: 'syncReplicas', env: 'ENGRAM_SYNC_REPLICAS', default: '1',
+    doc: 'how many servers of a JetStream cluster keep each message of the stream, when engram is the one that makes it (1 to 5; 3 survives a server lost); a stream that exists is left as it is',
+    shape: z.number().int().min(1).max(5), fromText: num,
+  }),
 ];
 
 /** The variables that are only ever read from the environment, with their meaning (docs/configuration.md). */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeliverPolicy, type JsMsg } from '@nats-io/jetstream';
-import { describeError } from '../errors.js';
+import { describeError, EngramError } from '../errors.js';
 import type { EventCatalog } from '../events/catalog.js';
 import { envelopeSchema, type Envelope } from '../events/envelope.js';
 import { describeIssues } from '../events/describe-issues.js';
@@ -19,6 +19,11 @@ import { teamSubject } from './sync-subject.js';
 const FETCH_BATCH = 500;
 /** How long one fetch waits for messages before asking again. */
 const FETCH_EXPIRES_MS = 2000;
+/**
+ * A fetch not over this long after it expired is stalled: its consumer lived on a cluster node
+ * that died, and the client's ordered consumer asks after it forever (test/sync-cluster.test.ts).
+ */
+const FETCH_STALLED_MS = FETCH_EXPIRES_MS + 10_000;
 
 export interface SyncImporterOptions {
   link: SyncLink;
@@ -92,12 +97,20 @@ export class SyncImporter {
       const messages = await consumer.fetch({ max_messages: FETCH_BATCH, expires: FETCH_EXPIRES_MS });
       const stop = () => void messages.close();
       signal.addEventListener('abort', stop, { once: true });
+      let stalled = false;
+      const watchdog = setTimeout(() => {
+        stalled = true;
+        stop();
+      }, FETCH_STALLED_MS);
       const batch: JsMsg[] = [];
       try {
         for await (const message of messages) batch.push(message);
       } finally {
+        clearTimeout(watchdog);
         signal.removeEventListener('abort', stop);
       }
+      // Following again makes a new consumer, on a node that runs, from the cursor: what this fetch got comes again.
+      if (stalled && !signal.aborted) throw new EngramError('SYNC_FAILED', `the stream's consumer did not answer for ${FETCH_STALLED_MS / 1000} s (its server gone?); following again from the last stream seq imported`);
       if (batch.length > 0 && !signal.aborted) await this.#take(batch);
     }
   }

@@ -136,11 +136,12 @@ export class SyncLink {
       await jsm.streams.info(SYNC_STREAM);
     } catch (err) {
       if (!(err instanceof JetStreamApiError && err.code === JetStreamApiCodes.StreamNotFound)) throw err;
-      // Made by whichever machine comes first; an operator may make it beforehand (replicas, limits).
+      // Made by whichever machine comes first (syncReplicas copies); an operator may make it beforehand (limits).
       await jsm.streams.add({
         name: SYNC_STREAM,
         subjects: ['engram.>'],
         storage: StorageType.File,
+        num_replicas: this.settings.replicas,
         duplicate_window: nanos(this.options.duplicateWindowMs ?? 3_600_000),
       }).catch((addErr: unknown) => {
         // Another machine made it meanwhile.

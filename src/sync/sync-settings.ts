@@ -34,6 +34,8 @@ export interface SyncSettings {
   dir: string;
   /** The team scope's projects (none in the personal scope). */
   teams: TeamProject[];
+  /** The stream's replicas when this machine makes it (a cluster's servers that keep each message). */
+  replicas: number;
 }
 
 /** Where the sync keeps its state and status: `<home>/sync`. */
@@ -67,6 +69,10 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
   }
   const tlsCa = env.ENGRAM_SYNC_TLS_CA || undefined;
   const teams = scope === 'team' ? teamProjectsFrom(env.ENGRAM_SYNC_TEAM_PROJECTS ?? '') : [];
+  const replicas = Number(env.ENGRAM_SYNC_REPLICAS || '1');
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw new EngramError('SETTINGS_INVALID', `syncReplicas must be a whole number from 1 to 5 (JetStream's limit), not ${JSON.stringify((env.ENGRAM_SYNC_REPLICAS ?? '').slice(0, 20))}`);
+  }
   return {
     scope,
     servers,
@@ -76,6 +82,7 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
     user,
     dir: syncFolder(paths),
     teams,
+    replicas,
   };
 }
 

@@ -36,13 +36,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export interface NatsServerOptions {
+  /** The client port; default a free one. */
+  port?: number;
+  /** More arguments (a cluster node's name and routes: nats-cluster.ts). */
+  args?: readonly string[];
+}
+
 /** A real `nats-server -js` on a free loopback port, with its own store directory. */
-export async function startNatsServer(): Promise<NatsServer> {
-  const port = await freePort();
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServer> {
+  const port = options.port ?? (await freePort());
   const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: 'ignore' });
+    child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, ...(options.args ?? [])], { stdio: 'ignore' });
     const deadline = Date.now() + 15_000;
     while (!(await accepts(port))) {
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`nats-server did not start on port ${port}`);

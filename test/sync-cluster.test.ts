@@ -1,0 +1,96 @@
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
+import { startNatsCluster, type NatsCluster } from './support/nats-cluster.js';
+import { natsServerMissing } from './support/nats-server.js';
+import { ackedSeq, converged, memoryFiles, rebuildKeepsFiles, sharedIds, streamMessages, syncDiagnosis, syncMachine, syncPrompt, syncStatus, startWorker } from './support/sync-machines.js';
+import { dumpLog, useTempHomes } from './support/temp-home.js';
+import { waitUntil } from './support/wait-until.js';
+
+const home = useTempHomes();
+const clusters: NatsCluster[] = [];
+afterEach(async () => {
+  for (const cluster of clusters.splice(0)) await cluster.cleanup();
+});
+
+/** Three servers and two workers on two cores shared by every test process. */
+const SLOW = 240_000;
+
+/** The stream as the cluster sees it: its leader, its replicas, and which node runs each consumer (by name). */
+async function streamCluster(urls: string[]): Promise<{ leader: string | undefined; replicas: number; consumers: Map<string, string | undefined> }> {
+  const nc = await connect({ servers: urls });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info('ENGRAM');
+    const consumers = new Map<string, string | undefined>();
+    for await (const consumer of jsm.consumers.list('ENGRAM')) consumers.set(consumer.name, consumer.cluster?.leader);
+    return { leader: info.cluster?.leader, replicas: info.config.num_replicas, consumers };
+  } finally {
+    await nc.close();
+  }
+}
+
+/** An ordered consumer is renamed `<prefix>_<n>` when it resets; the prefix is the importer's. */
+const prefixOf = (name: string) => name.replace(/_\d+$/, '');
+
+describe.skipIf(natsServerMissing)(`sync through a three-node JetStream cluster${natsServerMissing ? ` (skipped: ${natsServerMissing})` : ''}`, () => {
+  it('the stream engram makes keeps three replicas; kill -9 of the node B reads from, then of the stream\'s leader, mid-publish, lose nothing and store nothing twice', async () => {
+    const cluster = await startNatsCluster(3);
+    clusters.push(cluster);
+    // Both machines know every node, as a team would configure them.
+    const url = cluster.urls.join(',');
+    const [a, b] = [syncMachine(home, url, { ENGRAM_SYNC_REPLICAS: '3' }), syncMachine(home, url, { ENGRAM_SYNC_REPLICAS: '3' })];
+    // B first, so the one consumer the stream has then is B's importer's.
+    await startWorker(b);
+    let consumerOfB: string | undefined;
+    expect(await waitUntil(async () => {
+      consumerOfB = [...(await streamCluster(cluster.urls).catch(() => undefined))?.consumers.keys() ?? []][0];
+      return consumerOfB !== undefined;
+    })).toBe(true);
+    await startWorker(a);
+    let written = 0;
+    const write = (n: number) => {
+      for (let i = 0; i < n; i++) writeSpoolFile(a.paths, syncPrompt(`prompt ${written++} about the ledger`));
+    };
+    writeSpoolFile(a.paths, syncPrompt('No, I told you: integration tests must hit the real database, not mocks'));
+    write(600);
+    expect(await waitUntil(() => ackedSeq(a) > 0 && (syncStatus(b)?.importedTo ?? 0) > 0)).toBe(true);
+    const first = await streamCluster(cluster.urls);
+    expect(first.replicas).toBe(3);
+    // B's consumer is R1 on one node: that node dies, and B's importer must follow from another.
+    const hostOfB = [...first.consumers].find(([name]) => prefixOf(name) === prefixOf(consumerOfB!))?.[1];
+    expect(hostOfB).toMatch(/^n\d$/);
+    await cluster.node(hostOfB!).kill('SIGKILL');
+    write(300);
+    const settledOnce = await converged(a, b, 901);
+    if (!settledOnce) console.log(`not converged after ${hostOfB} died:\nA ${syncDiagnosis(a)}\nB ${syncDiagnosis(b)}`);
+    expect(settledOnce).toBe(true);
+    await cluster.node(hostOfB!).start();
+    // Then the node that orders the stream's writes dies with publishes in flight; the others elect another.
+    write(300);
+    expect(await waitUntil(() => ackedSeq(a) > 901)).toBe(true);
+    const { leader } = await streamCluster(cluster.urls);
+    expect(leader).toMatch(/^n\d$/);
+    await cluster.node(leader!).kill('SIGKILL');
+    write(300);
+    writeSpoolFile(a.paths, syncPrompt('from now on deploys go through Helm'));
+    const settled = await converged(a, b, 1502);
+    if (!settled) console.log(`not converged after ${leader} died:\nA ${syncDiagnosis(a)}\nB ${syncDiagnosis(b)}`);
+    expect(settled).toBe(true);
+    const survivors = cluster.urls.filter((_, i) => `n${i}` !== leader);
+    expect((await streamCluster(survivors)).leader).not.toBe(leader);
+    const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    expect(y.ids).toEqual(x.ids);
+    expect(x.count).toBe(x.ids.size);
+    expect(y.count).toBe(y.ids.size);
+    expect((await dumpLog(b.env)).filter((e) => e.type === 'PromptSubmitted')).toHaveLength(1502);
+    expect(await streamMessages(survivors)).toBe(x.ids.size);
+    expect(await waitUntil(() => JSON.stringify(memoryFiles(a)) === JSON.stringify(memoryFiles(b)), 30_000)).toBe(true);
+    for (const m of [a, b]) {
+      const { before, after } = await rebuildKeepsFiles(m);
+      expect(Object.keys(before).some((p) => /memory\/.*real-database/.test(p))).toBe(true);
+      expect(after).toEqual(before);
+    }
+  }, SLOW);
+});
