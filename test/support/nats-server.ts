@@ -36,9 +36,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A real `nats-server -js` on a free loopback port, with its own store directory. */
-export async function startNatsServer(): Promise<NatsServer> {
-  const port = await freePort();
+/** A real `nats-server -js` on a free loopback port (or `port`), with its own store directory. */
+export async function startNatsServer(port?: number): Promise<NatsServer> {
+  port ??= await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'engram-nats-'));
   let child: ChildProcess | undefined;
   const start = async () => {
