@@ -54,4 +54,21 @@ describe('engram memories', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no memory is called "nothing like it"');
   });
+
+  it('finds a memory by the id it had before an earlier telling of the same lesson took it over', async () => {
+    const h = tempHome();
+    homes.push(h);
+    mkdirSync(h.paths.spoolNew, { recursive: true });
+    // The later telling is folded first (as on a machine that heard it first), then the earlier arrives.
+    const tellings = [['evt-later-00000001', 'from now on use pnpm, not npm', '2026-11-02T10:00:00.000Z'], ['evt-earlier-000001', 'No, I told you to use pnpm, not npm!', '2026-11-01T10:00:00.000Z']];
+    tellings.forEach(([id, prompt, ts], i) => {
+      const event = { id, type: 'PromptSubmitted', schemaVersion: 2, ts, session: `s${i}`, project, data: { prompt, chars: prompt!.length, truncated: false } };
+      writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_000 + i)}-1-0000000${i}.json`), JSON.stringify(event));
+    });
+    await drain(h.env);
+    const shown = await cliHere(['memories', 'show', 'correction:evt-later-00000001', '--project', project], h.env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('memory_id: correction:evt-earlier-000001');
+    expect(shown.stdout).toContain('reinforced: 1');
+  });
 });

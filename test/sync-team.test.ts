@@ -16,6 +16,7 @@ import { readSyncStatus } from '../src/sync/sync-status.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
 import { dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
+import { projectionHarness } from './support/projection-harness.js';
 
 const home = useTempHomes();
 const servers: NatsServer[] = [];
@@ -103,6 +104,39 @@ describe('the team scope: what may leave', () => {
     const bare = join(root, 'no-remote');
     mkdirSync(bare);
     expect(() => teamProject(bare)).toThrow(/no git remote `origin` and no .engram-project file/);
+  });
+});
+
+describe("a teammate's memory, as this machine folds it", () => {
+  it('arrives provisional and theirs, follows their changes except what this user edited, and is archived when they archive it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'engram-team-fold-'));
+    dirs.push(root);
+    const h = await projectionHarness(root);
+    const project = '/home/bob/work/payments';
+    const memory = { projectId: 'github.com/Acme/payments-api', memoryId: 'correction:evt-a-1', name: 'Integration tests hit the real database', description: 'not mocks', type: 'feedback', body: 'integration tests must hit the real database\n' };
+    const received = (n: number, data: Record<string, unknown>): Envelope => ({
+      id: `team-received:${n}0000000`, type: 'TeamMemoryReceived', schemaVersion: 1, ts: `2026-06-0${n}T10:00:00.000Z`, session: '', project,
+      data: { ...memory, state: 'active', from: 'alice', sharedEvent: `shared:${n}00000000`, ...data },
+    });
+    const edit: Envelope = {
+      id: 'evt-b-edit-000001', type: 'MemoryEdited', schemaVersion: 1, ts: '2026-06-02T12:00:00.000Z', session: '', project,
+      data: { memoryId: 'team:alice:correction:evt-a-1', by: 'hand', name: memory.name, description: memory.description, type: 'feedback', body: 'bob says: the staging database\n', changed: ['body'] },
+    };
+    await h.log.append([received(1, {})]);
+    await (await h.runner()).catchUp();
+    const file = () => Object.entries(h.snapshot()).filter(([path]) => /integration-tests-hit/.test(path));
+    expect(file()).toHaveLength(1);
+    expect(file()[0]![1]).toMatch(/status: provisional/);
+    expect(file()[0]![1]).toMatch(/shared_by: alice/);
+    expect(file()[0]![1]).toMatch(/memory_id: team:alice:correction:evt-a-1/);
+    await h.log.append([edit, received(3, { description: 'never mocks', body: 'alice: the real one\n' })]);
+    await (await h.runner()).catchUp();
+    expect(file()[0]![1]).toMatch(/description: never mocks/);
+    expect(file()[0]![1]).toMatch(/bob says: the staging database/);
+    await h.log.append([received(4, { state: 'archived' })]);
+    await (await h.runner()).catchUp();
+    expect(file().map(([path]) => path)).toEqual([expect.stringMatching(/_archive\/integration-tests-hit/)]);
+    await h.close();
   });
 });
 

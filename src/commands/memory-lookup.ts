@@ -1,7 +1,7 @@
 import { EngramError } from '../errors.js';
 import type { MemoryRow } from '../projections/memories/memory-row.js';
 import type { Engine } from '../engine/engine.js';
-import { rowsOfKind } from '../projections/memories/memories-rows.js';
+import { aliasKey, committedRow, memoryKey, rowsOfKind } from '../projections/memories/memories-rows.js';
 
 /** Every memory the projection holds (its committed rows), of one project and the global ones, or all. */
 export async function listMemories(engine: Engine, project: string | undefined): Promise<MemoryRow[]> {
@@ -31,6 +31,24 @@ export async function findMemory(engine: Engine, query: string, project: string 
     candidates = own.length > 0 ? own : candidates.filter((memory) => memory.project === '');
   }
   if (candidates.length === 1) return candidates[0]!;
+  // An id the memory was known by before an earlier telling of the same lesson took it over (memory-changes.ts).
+  if (candidates.length === 0) {
+    const taken = await heldUnder(engine, query);
+    if (taken) return taken;
+  }
   if (candidates.length === 0) throw new EngramError('USAGE', `no memory is called ${JSON.stringify(query)}; \`engram memories list\` shows them`);
   throw new EngramError('USAGE', `${candidates.length} memories are called ${JSON.stringify(query)}: ${candidates.map((m) => `${m.dir}/${m.file}`).join(', ')}; name one by its file`);
+}
+
+/** The memory an old id now stands for, following its alias rows; undefined when `id` is no alias. */
+async function heldUnder(engine: Engine, id: string): Promise<MemoryRow | undefined> {
+  const rows = engine.runner.rowsOf('memories');
+  for (let hops = 0; hops < 32; hops++) {
+    const next = await committedRow(rows, aliasKey(id));
+    if (next === undefined) return undefined;
+    const memory = await committedRow(rows, memoryKey(next));
+    if (memory) return memory;
+    id = next;
+  }
+  return undefined;
 }

@@ -71,7 +71,7 @@ export class ReactorRunner {
 
   /** Whether any reactor is at work: a worker with one busy is not idle. */
   get busy(): boolean {
-    return [...this.#lanes.values()].some((lane) => lane.queue.size + lane.queue.pending > 0);
+    return [...this.#lanes.values()].some((lane) => !lane.reactor.idleWhileBusy && lane.queue.size + lane.queue.pending > 0);
   }
 
   /** One round of every reactor whose projections are ready; resolves when all have run. */
@@ -161,8 +161,9 @@ export class ReactorRunner {
     }
   }
 
-  /** Every projection the reactor reads has folded the log up to `to`, and none is faulted. */
+  /** The reactor is not backing off, and every projection it reads has folded the log up to `to`, unfaulted. */
   #ready(reactor: Reactor, to: number): boolean {
+    if (reactor.holdsOff?.()) return false;
     const reads = new Set(reactor.reads ?? []);
     if (reads.size === 0) return true;
     return this.#options.runner.status().every((s) => !reads.has(s.name) || (!s.fault && !s.resetPending && s.seq >= to));

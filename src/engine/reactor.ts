@@ -49,4 +49,14 @@ export interface Reactor {
   readonly reads?: readonly string[];
   /** Returns the events to append at the end of the round. */
   react(ctx: ReactorContext): Promise<Envelope[]>;
+  /**
+   * True while it backs off (its last round failed on something outside, a server away): no
+   * round starts and its cursor stays, until this says false. Default: never.
+   */
+  holdsOff?(): boolean;
+  /**
+   * Its rounds are not a reason to stay up: a worker whose only work is this reactor's may idle
+   * out (the next worker does the round again from the cursor). Default false.
+   */
+  readonly idleWhileBusy?: boolean;
 }

@@ -24,7 +24,7 @@ export interface SyncLinkOptions {
   log(line: string): void;
   /** How long a publish waits for its ack. Default 5000 ms. */
   ackTimeoutMs?: number;
-  /** How long the forwarder waits for a connection before its round fails. Default 10,000 ms. */
+  /** How long the forwarder waits for a connection before its round fails. Default 0: one attempt, then it backs off. */
   connectWaitMs?: number;
   /**
    * How long the stream dedupes a `Nats-Msg-Id` (set when this link creates the stream). Default
