@@ -4,13 +4,11 @@ import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/events/envelope.js';
-import { newEventId } from '../src/events/event-id.js';
 import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
-import { shareableIn } from '../src/sync/shareable-events.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
-import { readSyncStatus, type SyncStatus } from '../src/sync/sync-status.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
-import { dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { converged, memoryFiles, sharedIds, startWorker, streamMessages, syncMachine, syncPrompt as prompt, syncStatus as status } from './support/sync-machines.js';
+import { dumpLog, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -21,7 +19,6 @@ afterEach(async () => {
 
 /** Workers take seconds to start on two cores shared by every test process. */
 const SLOW = 240_000;
-const PROJECT = '/home/dev/src/payments-api';
 
 async function server(): Promise<NatsServer> {
   const s = await startNatsServer();
@@ -30,72 +27,7 @@ async function server(): Promise<NatsServer> {
 }
 
 /** A machine: its own ENGRAM_HOME and Claude directory, syncing as `dev` through `url`. */
-function machine(url: string): TempHome {
-  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000' });
-}
-
-async function startWorker(m: TempHome): Promise<void> {
-  const result = await runCli(['worker', '--detach'], m.env);
-  if (result.code !== 0) throw new Error(`worker did not start: ${result.stderr}`);
-}
-
-function status(m: TempHome): SyncStatus | undefined {
-  return readSyncStatus(syncFolder(m.paths));
-}
-
-let counter = 0;
-function prompt(text: string, session = 'session-a'): Envelope {
-  return {
-    id: newEventId(Date.now() * 1000 + counter++, process.pid), type: 'PromptSubmitted', schemaVersion: 2,
-    ts: new Date(Date.parse('2026-06-01T10:00:00Z') + counter * 1000).toISOString(), session, project: PROJECT,
-    data: { prompt: text, chars: text.length, truncated: false },
-  };
-}
-
-/** The ids of the events a log holds that the personal scope shares, and whether any is there twice. */
-async function sharedIds(m: TempHome): Promise<{ ids: Set<string>; count: number }> {
-  const events = await dumpLog(m.env);
-  const shared = events.filter((e) => shareableIn('personal', e.type));
-  return { ids: new Set(shared.map((e) => e.id)), count: shared.length };
-}
-
-/** How many messages the sync stream holds. */
-async function streamMessages(url: string): Promise<number> {
-  const nc = await connect({ servers: url });
-  try {
-    return (await (await jetstreamManager(nc)).streams.info('ENGRAM')).state.messages;
-  } finally {
-    await nc.close();
-  }
-}
-
-/** The memory files as they stand, read while a worker may be writing: its temporary files left out, a walk that met a file renamed under it done again. */
-function memoryFiles(m: TempHome): Record<string, string> {
-  for (;;) {
-    try {
-      return Object.fromEntries(Object.entries(walkFiles(join(m.root, 'claude', 'projects'))).filter(([path]) => !/\/\.engram-[^/]*\.tmp$/.test(path)));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
-}
-
-/**
- * Waits until A has sent everything and B has taken in everything the stream holds (read from
- * their status files: cheap), then compares the two logs once (two `log dump`s: not cheap).
- */
-async function converged(a: TempHome, b: TempHome, expected: number): Promise<boolean> {
-  const settled = await waitUntil(() => {
-    const [x, y] = [status(a), status(b)];
-    return x !== undefined && y !== undefined && x.localHead >= expected && x.forwardedTo === x.localHead && x.lastAck !== undefined &&
-      y.pending === 0 && y.importedTo >= x.lastAck.streamSeq;
-  }, 120_000);
-  if (!settled) return false;
-  return waitUntil(async () => {
-    const [x, y] = [await sharedIds(a), await sharedIds(b)];
-    return x.ids.size >= expected && x.ids.size === y.ids.size && [...x.ids].every((id) => y.ids.has(id));
-  }, 60_000);
-}
+const machine = (url: string): TempHome => syncMachine(home, url);
 
 describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${natsServerMissing ? ` (skipped: ${natsServerMissing})` : ''}`, () => {
   it('a correction on A becomes the same memory file on B, and each log holds every event once', async () => {
