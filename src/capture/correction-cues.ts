@@ -56,6 +56,8 @@ export const WRONG = phrases(
   "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not what i asked|said|wanted|meant",
   "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not how we|i do it|this|things ?here",
   'wrong',
+  // "That doesn't work, use async/await": present tense, a property of the way, not one failed run.
+  "that|this|it doesn't|does+not work ?here|in+this+repo",
 );
 
 /** A complaint that the agent keeps doing something: the next sentence may say what to do instead. */
@@ -96,6 +98,15 @@ export const PREFERENCE = phrases(
   "i'd|i+would ?much prefer|rather", 'i ?much|really|strongly prefer', 'i like it when|if', 'i like it better when',
   "i ?really hate|dislike ?it when|if", "i ?really don't+like|do+not+like ?it when|if",
 );
+/** "It's better to use constants": a standing judgement of how to write code (a rule verb must follow). */
+export const BETTER_TO = phrases("it's|it+is|its ?always|generally|usually|much better|best to");
+/** "Don't add comments, I prefer clean code": a prohibition with the preference behind it. */
+export const PREFER_AFTER = phrases('i|we ?much|really|strongly|always prefer', "i'd|we'd|i+would|we+would rather", 'i|we like');
+/**
+ * After "that's wrong,": a statement of what a named thing does ("the API returns JSON") is the
+ * fact the agent got wrong. Present tense verbs of behaviour only; "the test fails" is a report.
+ */
+export const FACT_VERB = new Set(['returns', 'expects', 'accepts', 'uses', 'takes', 'lives', 'runs', 'listens', 'stores', 'sends', 'speaks', 'requires']);
 export const WANTS_YOU = phrases('i want|need you to always|never|stop', "i'd like you to always|never|stop", 'i would like you to always|never|stop');
 
 /** Who a rule with "always"/"never" is about. */

@@ -15,6 +15,7 @@ const STEMS = [
   'now on', 'here on', 'forward', 'henceforth', 'hereafter', 'future', 'next time', 'rule', 'convention', 'remember',
   'in mind', 'note for', 'memor', 'prefer', 'rather', 'like it', 'hate', 'dislike', "don't like", 'do not like',
   'like you', 'want you', 'need you', 'never', 'ever', 'circumstances', 'stop', 'quit', 'anymore', 'any more',
+  "doesn't work", 'does not work', 'better to', 'best to',
   'whenever', 'every time', 'each time', 'any time', "don't use", 'dont use', 'do not use', 'instead',
   'partir de', 'dorénavant', 'désormais', 'adelante', 'desde ahora', 'ab jetzt', 'nun an', 'ab sofort', "d'ora",
   'daqui', 'souviens', 'rappelle', 'recuerda', 'denk daran', 'merk dir', 'ricorda', 'lembre',
