@@ -19,8 +19,8 @@ const holdout = ['holdout.jsonl', 'holdout-2.jsonl'].flatMap(load);
 // Real prompts from public repositories: the tuning ones the rules were written from, and the
 // held-out ones that were labelled before the detector ran on them and are only measured.
 // A held-out file moves to tuning (renamed real-tuning-N) once its failures have been looked at.
-const TUNING_FILES = ['real-tuning.jsonl', 'real-tuning-2.jsonl', 'real-tuning-3.jsonl', 'real-tuning-4.jsonl'];
-const HELD_OUT_FILES = ['real-holdout-3.jsonl'];
+const TUNING_FILES = ['real-tuning.jsonl', 'real-tuning-2.jsonl', 'real-tuning-3.jsonl', 'real-tuning-4.jsonl', 'real-tuning-5.jsonl'];
+const HELD_OUT_FILES: string[] = [];
 const realTuning = TUNING_FILES.flatMap(load);
 const realHeldOut = HELD_OUT_FILES.flatMap(load);
 
@@ -95,6 +95,27 @@ describe('correction detector', () => {
       "that's wrong, the test fails on CI", "That doesn't work. Can you try again?", "it's better to restart the server first?",
       "It's better to use a Map here", "Don't worry about it, I prefer to do it myself", 'I said no, we keep it', 'I said no to that', 'no, always',
       'Write a parser for dates, always returning UTC', "that doesn't work, try the other one", 'the build is slow, always has been',
+    ];
+    for (const prompt of notRules) expect(detectCorrection(prompt), prompt).toBeNull();
+  });
+
+  it('reads rules stated without a cue word, as real-tuning-5 showed them, and not their near-misses', () => {
+    const found: Array<[string, string]> = [
+      ['create a rule that specifies that when fixing a bug to first always create a failing test', 'when fixing a bug to first always create a failing test'],
+      ['update that rule to specify to always create new tasks in the main workspace', 'always create new tasks in the main workspace'],
+      ["don't interpret numbers unless I ask for it.", "don't interpret numbers unless I ask for it"],
+      ['I am pretty sure I have told you multiple times that you are NOT to commit any code without showing me', 'you are NOT to commit any code without showing me'],
+      ['you should not be editing files in the main workspace', 'you should not be editing files in the main workspace'],
+      ['the task status must be updated using `minsky`, not the session version.', 'the task status must be updated using minsky, not the session version'],
+      ['we want to test the domain module, not the cli command', 'we want to test the domain module, not the cli command'],
+      ['thats not right , just use the `minsky` command for task management operations', 'just use the minsky command for task management operations'],
+    ];
+    for (const [prompt, lesson] of found) expect(detectCorrection(prompt)?.lesson, prompt).toBe(lesson);
+    const notRules = [
+      'you should not have deleted that', 'the test should pass now', 'add a rule to the eslint config that forbids default exports',
+      'please add this rule to test.mdc and offer me a suggestion', "don't push until the tests pass", 'mention that in the PR',
+      'we dont care about DONE tasks, create a task to hide them', 'we want a real test, not a trivial test', 'no, use the session repo',
+      'no, use @testing-session-repo-changes.mdc', 'no, do not clean it up', 'no, dont modify the main workspace, do this from the session workspace',
     ];
     for (const prompt of notRules) expect(detectCorrection(prompt), prompt).toBeNull();
   });

@@ -207,6 +207,7 @@ function toCorrection(found: Found): Correction | null {
     const named = use < 0 || !ARTICLES.has(words[use + 1]?.w ?? '');
     if (!named || (found.kind !== 'instead' && !hasContrast(words, 0))) return null;
   }
+  if (found.weak && pointsAtTheMoment(words)) return null;
   if (found.weak && PRONOUNS.has(words[0]?.w ?? '') && words[1] && !words[1].punct && words[1].w !== 'is' && isLetters(words[1].w.slice(0, 1))) return null;
   if (hasPhrase(words, STEERING) || words.some((w) => w.w.startsWith('jailbreak'))) return null;
   const user = found.user ?? phraseAt(words, 0, ABOUT_THE_PERSON) >= 0;
@@ -214,6 +215,21 @@ function toCorrection(found: Found): Correction | null {
   const scope = everywhere || (user && !hasPhrase(words, THIS_PROJECT)) ? 'global' : 'project';
   const { description, name } = describeLesson(lesson);
   return { kind: found.kind, type: user ? 'user' : 'feedback', scope, lesson, name, description };
+}
+
+/**
+ * After "no," or "that's wrong": "use the session repo", "use @foo.mdc", "do not clean it up",
+ * "do this from the session workspace" steer the step at hand; "use pnpm" and "just use the
+ * minsky command for task management operations" name what to use beyond it.
+ */
+function pointsAtTheMoment(words: readonly Word[]): boolean {
+  const use = words[0]?.w === 'just' ? 1 : 0;
+  if (words[use]?.w === 'use' && !hasContrast(words, 0)) {
+    const next = words[use + 1]?.w ?? '';
+    if (next.startsWith('@') || (ARTICLES.has(next) && contentWords(words) <= 3)) return true;
+  }
+  if (words.some((w, k) => w.w === 'do' && ['this', 'that', 'it'].includes(words[k + 1]?.w ?? ''))) return true;
+  return contentWords(words) < 3 && words.some((w) => w.w === 'it' || w.w === 'them');
 }
 
 /**

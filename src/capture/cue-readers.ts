@@ -8,6 +8,7 @@ import {
 import type { Sentence } from './prose-sentences.js';
 import { hasPhrase, isLetters, phraseAt, phraseEndingAt, type Word } from './words.js';
 import type { CorrectionKind } from './correction-kind.js';
+import { readNamedRule, readRuleRequest, readStandingProhibition, readYouShouldNot } from './rule-readers.js';
 import { imperativeAt, leadingLetters, isBaseVerb, hasContrast, skipFiller, lastWord, trimTrailing, startOf, type Read } from './clause-words.js';
 
 /*
@@ -74,6 +75,8 @@ export function readDurable(read: Read, i: number, ctx: Context, conditioned: bo
   if (alwaysNever) return alwaysNever;
   const house = readHouseRule(read, i, ctx, opened);
   if (house) return house;
+  const stated = readRuleRequest(read, i) ?? readStandingProhibition(read, i) ?? (ctx.bareAllowed ? readYouShouldNot(read, i) ?? readNamedRule(read, i) : undefined);
+  if (stated) return { kind: 'always-never', ...stated, sentence };
   if (ctx.bareAllowed && (words[i]?.w === 'stop' || words[i]?.w === 'quit')) {
     const gerund = words[i + 1];
     // "stop running the tests" halts something now; "stop adding emojis" and "stop wrapping
