@@ -28,8 +28,8 @@ export interface Split {
 /** The splits, in the order they are reported. */
 export const CORRECTION_SPLITS: readonly Split[] = [
   { name: 'hand-written', role: 'tuning', files: ['labelled.jsonl', 'holdout.jsonl', 'holdout-2.jsonl'] },
-  { name: 'real, tuning', role: 'tuning', files: ['real-tuning.jsonl', 'real-tuning-2.jsonl'] },
-  { name: 'real, held-out', role: 'held-out', files: ['real-holdout.jsonl', 'real-holdout-2.jsonl'] },
+  { name: 'real, tuning', role: 'tuning', files: ['real-tuning.jsonl', 'real-tuning-2.jsonl', 'real-tuning-3.jsonl', 'real-tuning-4.jsonl', 'real-tuning-5.jsonl'] },
+  { name: 'real, held-out', role: 'held-out', files: ['real-holdout-4.jsonl'] },
 ];
 
 export interface SplitScore {

@@ -17,7 +17,7 @@ export const FILLER_WORDS = new Set([
   'ok', 'okay', 'also', 'and', 'but', 'oh', 'btw', 'hey', 'so', 'well', 'ps', 'p.s', 'claude', 'please', 'pls', 'plz',
   'seriously', 'ugh', 'hmm', 'look', 'listen', 'wait', 'again', 'guys', 'sorry', 'fyi',
 ]);
-export const FILLER_PHRASES = phrases('one more thing', 'for the record');
+export const FILLER_PHRASES = phrases('one more thing', 'for the record', "i'm|i+am pretty|quite|fairly sure ?that");
 export const FILLER_MARKS = new Set([',', ':', ';', '!', '?', '.', '\u2014', '\u2013', '-']);
 
 export const POLITE = phrases('can|could|would|will you ?please|kindly');
@@ -52,10 +52,12 @@ export const TOLD_AGAIN_PHRASES = phrases('many|multiple times', 'a dozen|hundre
 
 export const WRONG = phrases(
   "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead wrong|incorrect",
-  "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not right|correct",
+  "that's|thats|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not right|correct",
   "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not what i asked|said|wanted|meant",
   "that's|that+is|that+was|this's|this+is|it's|it+is|you're|you+are ?still|just|completely|totally|all|so|plain|dead not how we|i do it|this|things ?here",
   'wrong',
+  // "That doesn't work, use async/await": present tense, a property of the way, not one failed run.
+  "that|this|it doesn't|does+not work ?here|in+this+repo",
 );
 
 /** A complaint that the agent keeps doing something: the next sentence may say what to do instead. */
@@ -96,6 +98,28 @@ export const PREFERENCE = phrases(
   "i'd|i+would ?much prefer|rather", 'i ?much|really|strongly prefer', 'i like it when|if', 'i like it better when',
   "i ?really hate|dislike ?it when|if", "i ?really don't+like|do+not+like ?it when|if",
 );
+/** "It's better to use constants": a standing judgement of how to write code (a rule verb must follow). */
+export const BETTER_TO = phrases("it's|it+is|its ?always|generally|usually|much better|best to");
+/** "Don't add comments, I prefer clean code": a prohibition with the preference behind it. */
+export const PREFER_AFTER = phrases('i|we ?much|really|strongly|always prefer', "i'd|we'd|i+would|we+would rather", 'i|we like');
+/**
+ * After "that's wrong,": a statement of what a named thing does ("the API returns JSON") is the
+ * fact the agent got wrong. Present tense verbs of behaviour only; "the test fails" is a report.
+ */
+export const FACT_VERB = new Set(['returns', 'expects', 'accepts', 'uses', 'takes', 'lives', 'runs', 'listens', 'stores', 'sends', 'speaks', 'requires']);
+/** Asking for a rule to be written down: "create a rule that …", "update that rule to specify to …". */
+export const RULE_REQUEST = phrases(
+  '?please create|add|make|write ?a|an ?new ?cursor|global|project rule|rules', '?please update the|that ?cursor|global|project rule|rules',
+  '?please make sure the|that|this rule|rules mentions|says|specifies|states', '?please mention|note that',
+);
+export const RULE_SAYS = phrases('that|which|to specifies|specify|says|say|states|state|mentions|mention', 'providing guidance on');
+/** What makes a prohibition standing: "unless I ask for it", "without asking me", "without my approval". */
+export const STANDING_CONDITION = phrases(
+  'unless i|you|we ?explicitly|specifically ask|say|tell|request|approve', 'without asking|checking|showing|telling|confirming|consulting ?me',
+  'without my|explicit ?explicit approval|permission|consent|ok|go-ahead',
+);
+/** "you should not be editing …", "you are not to commit …". */
+export const MODAL_NOT = phrases('should|must not|never', "shouldn't|mustn't", 'are not|never to');
 export const WANTS_YOU = phrases('i want|need you to always|never|stop', "i'd like you to always|never|stop", 'i would like you to always|never|stop');
 
 /** Who a rule with "always"/"never" is about. */
@@ -119,7 +143,7 @@ export const RULE_VERB = phrases(
 export const STRONG_RULE = phrases(
   "?please use|don't|dont|never|always|avoid|prefer|stop", '?please do not', '?please only use', '?please stick to|with',
   '?please switch|default to',
-  "we use|don't|never|always|prefer|only|run|deploy|keep|put|name|write|stick|follow|avoid|ship", 'we do not',
+  "we use|don't|never|always|prefer|only|run|deploy|keep|put|name|write|stick|follow|avoid|ship", 'we do not', 'just use',
 );
 export const YOU_MODAL = phrases("you should|must|ought+to ?always|never", "you need|have to ?always|never", "you've got to ?always|never");
 export const PROHIBITION = phrases("?please don't|dont|never|stop|quit|avoid", '?please do not');
@@ -149,7 +173,7 @@ export const HOUSE_SUBJECT = phrases(
   'here ?we', 'we', "we're", 'we are',
 );
 export const WE_SHOULD_NOT = phrases('we|you should|must never|not', "we|you shouldn't|mustn't");
-export const HOUSE_VERB = phrases('uses', 'use', 'is', "'s", 'runs', 'run', 'targets', 'target', 'prefers', 'prefer', 'only uses|use', 'are using', "'re using", 'standardized|standardised on');
+export const HOUSE_VERB = phrases('uses', 'use', 'want to', 'is', "'s", 'runs', 'run', 'targets', 'target', 'prefers', 'prefer', 'only uses|use', 'are using', "'re using", 'standardized|standardised on');
 /** Clauses that make a statement about the project a report or a question, not a rule. */
 export const HOUSE_NOT = new Set(['but', 'which', 'because', 'why', 'so', 'though', 'although', 'yet', 'until', 'since', 'whereas']);
 export const CONTRAST_OPENER = phrases('use', "it's", 'its', 'it is', 'we use', 'prefer');
@@ -186,7 +210,7 @@ export const BASE_FORMS_IN_ED = new Set(['embed', 'feed', 'need', 'seed', 'speed
 /** After "I always / we never": habits that say nothing about how to work with the person. */
 export const NOT_PREFERENCES = new Set([
   'forget', 'remember', 'know', 'get', 'understand', 'see', 'hear', 'think', 'wonder', 'seem', 'feel', 'mix', 'confuse',
-  'struggle', 'end', 'manage', 'find', 'have', 'need', 'wanted', 'run', 'lose', 'miss', 'hit', 'break',
+  'struggle', 'end', 'manage', 'find', 'have', 'need', 'wanted', 'run', 'lose', 'miss', 'hit', 'break', 'care',
 ]);
 
 /** Words before "not" that make it a negation ("is not"), not a contrast ("pnpm, not npm"). */

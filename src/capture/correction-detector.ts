@@ -20,7 +20,7 @@
  */
 import type { MemoryType } from '../events/memory-kinds.js';
 import {
-  ABOUT_THE_PERSON, ARTICLES, CONDITION, DEIXIS, GLOBAL, HABIT, HYPOTHETICAL, INTRO_ALWAYS,
+  ABOUT_THE_PERSON, ALWAYS_NEVER, ARTICLES, CONDITION, DEIXIS, GLOBAL, HABIT, HYPOTHETICAL, INTRO_ALWAYS,
   INTRO_FROM_NOW_ON, INTRO_REMEMBER, INTRO_TOLD_YOU, JUST_DONE, MACHINE_TEXT, MOMENT, POLITE, PRONOUNS,
   REPORTED, RETRY, STEERING, STOPWORDS, TASK_START, THIS_PROJECT, WHEN_I_SAY, WHY_AGAIN, WRONG,
 } from './correction-cues.js';
@@ -29,8 +29,8 @@ import { INPUT_CAP, mightBeCorrection } from './might-be-correction.js';
 import { proseSentences } from './prose-sentences.js';
 import { hasPhrase, isLetters, phraseAt, tokenize, type Word } from './words.js';
 import type { CorrectionKind } from './correction-kind.js';
-import { imperativeAt, strongRuleAt, hasLetter, isDigits, hasContrast, skipFiller, lastWord, trimTrailing, startOf, type Read } from './clause-words.js';
-import { readDurable, toldYouAt, noAt, type Found, type Context } from './cue-readers.js';
+import { imperativeAt, isBaseVerb, strongRuleAt, hasLetter, isDigits, hasContrast, skipFiller, lastWord, trimTrailing, startOf, type Read } from './clause-words.js';
+import { factAt, readDurable, toldYouAt, noAt, type Found, type Context } from './cue-readers.js';
 
 export type { CorrectionKind } from './correction-kind.js';
 
@@ -124,6 +124,11 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
         i += 1;
         break;
       }
+      // "I said no semicolons": the ban is the lesson.
+      if (next === 'no' && words[i + 1] !== undefined && !words[i + 1]!.punct) {
+        explicit = true;
+        break;
+      }
       if (next === 'not' && words[i + 1]?.w === 'to') {
         explicit = true;
         negate = true;
@@ -176,6 +181,7 @@ function readSentence(read: Read, ctx: Context): { found?: Found; pending?: Corr
     if (!habit || !imperativeAt(words, i)) return {};
     return { found: { kind: 'always-never', from: startOf(read, i), to: trimTrailing(read, words.length), sentence, condition } };
   }
+  if (opener === 'wrong' && factAt(words, i)) return { found: { kind: 'wrong', from: startOf(read, i), to: sentence.text.length, sentence, weak: true } };
   const ruled = strongRuleAt(words, i) || hasContrast(words, i);
   if (opener) return ruled ? { found: { kind: opener, from: startOf(read, i), to: sentence.text.length, sentence, weak: true } } : {};
   if (ctx.pending && ruled) return { found: { kind: ctx.pending, from: startOf(read, i), to: sentence.text.length, sentence, weak: true } };
@@ -189,7 +195,7 @@ function toCorrection(found: Found): Correction | null {
   if (found.condition) raw = `${found.condition}, ${raw}`;
   const lesson = cleanLesson(raw);
   const words = tokenize(lesson.toLowerCase().replaceAll('\u2019', "'").replaceAll('\u2018', "'"));
-  if (contentWords(words) < 2) return null;
+  if (contentWords(words) < (terse(found.kind, words) ? 1 : 2)) return null;
   if (hasPhrase(words, DEIXIS) || ['this', 'that'].includes(words[lastWord(words) - 1]?.w ?? '')) return null;
   if (words.some((w, k) => (w.w === 'line' || w.w === 'lines') && isDigits(words[k + 1]?.w ?? ''))) return null;
   if (phraseAt(words, 0, MOMENT) >= 0 || hasPhrase(words, JUST_DONE)) return null;
@@ -201,6 +207,7 @@ function toCorrection(found: Found): Correction | null {
     const named = use < 0 || !ARTICLES.has(words[use + 1]?.w ?? '');
     if (!named || (found.kind !== 'instead' && !hasContrast(words, 0))) return null;
   }
+  if (found.weak && pointsAtTheMoment(words)) return null;
   if (found.weak && PRONOUNS.has(words[0]?.w ?? '') && words[1] && !words[1].punct && words[1].w !== 'is' && isLetters(words[1].w.slice(0, 1))) return null;
   if (hasPhrase(words, STEERING) || words.some((w) => w.w.startsWith('jailbreak'))) return null;
   const user = found.user ?? phraseAt(words, 0, ABOUT_THE_PERSON) >= 0;
@@ -208,6 +215,32 @@ function toCorrection(found: Found): Correction | null {
   const scope = everywhere || (user && !hasPhrase(words, THIS_PROJECT)) ? 'global' : 'project';
   const { description, name } = describeLesson(lesson);
   return { kind: found.kind, type: user ? 'user' : 'feedback', scope, lesson, name, description };
+}
+
+/**
+ * After "no," or "that's wrong": "use the session repo", "use @foo.mdc", "do not clean it up",
+ * "do this from the session workspace" steer the step at hand; "use pnpm" and "just use the
+ * minsky command for task management operations" name what to use beyond it.
+ */
+function pointsAtTheMoment(words: readonly Word[]): boolean {
+  const use = words[0]?.w === 'just' ? 1 : 0;
+  if (words[use]?.w === 'use' && !hasContrast(words, 0)) {
+    const next = words[use + 1]?.w ?? '';
+    if (next.startsWith('@') || (ARTICLES.has(next) && contentWords(words) <= 3)) return true;
+  }
+  if (words.some((w, k) => w.w === 'do' && ['this', 'that', 'it'].includes(words[k + 1]?.w ?? ''))) return true;
+  return contentWords(words) < 3 && words.some((w) => w.w === 'it' || w.w === 'them');
+}
+
+/**
+ * A one-word rule is enough after a cue that says it is one: "remember: always test", "I said no
+ * semicolons". After "no," or "that's wrong" it is not ("no, always" says nothing).
+ */
+function terse(kind: CorrectionKind, words: readonly Word[]): boolean {
+  if (kind === 'told-you') return words[0]?.w === 'no';
+  if (kind !== 'remember' && kind !== 'from-now-on') return false;
+  const verb = words[phraseAt(words, 0, ALWAYS_NEVER)];
+  return verb !== undefined && !verb.punct && isBaseVerb(verb.w);
 }
 
 /** Words of two letters or more that are not filler: "use pnpm" has two, "do it again" none. */

@@ -1,13 +1,14 @@
 import {
-  ABOUT_THE_PERSON, ALWAYS_NEVER, ASKED_NEXT, ASKED_YOU, CONTRAST_OPENER, FROM_NOW_ON, HOUSE_NOT,
+  ABOUT_THE_PERSON, ALWAYS_NEVER, ASKED_NEXT, ASKED_YOU, BETTER_TO, CONTRAST_OPENER, FACT_VERB, FROM_NOW_ON, HOUSE_NOT,
   HOUSE_SUBJECT, HOUSE_VERB, INSTEAD_OPENER, INSTEAD_USE, IN_FUTURE, KEEP_IN_MIND, MODAL, NO,
-  NOT_PREFERENCES, NO_ADDRESSED, NO_MARKS, PREFERENCE, PROHIBITION, REMEMBER, REMEMBER_CUT_MARKS,
+  NOT_PREFERENCES, NO_ADDRESSED, NO_MARKS, PREFERENCE, PREFER_AFTER, PROHIBITION, REMEMBER, REMEMBER_CUT_MARKS,
   REMEMBER_NEXT, RULE_VERB, SUBJECTS, THIS_PROJECT, TOLD_AGAIN, TOLD_AGAIN_PHRASES, TOLD_YOU, TRAILING_AGAIN,
-  TRAILING_DURABLE, TRAILING_REMEMBER, WANTS_YOU, WE_DONT, WE_SHOULD_NOT, YOU_MODAL,
+  TASK_START, TRAILING_DURABLE, TRAILING_REMEMBER, WANTS_YOU, WE_DONT, WE_SHOULD_NOT, YOU_MODAL,
 } from './correction-cues.js';
 import type { Sentence } from './prose-sentences.js';
 import { hasPhrase, isLetters, phraseAt, phraseEndingAt, type Word } from './words.js';
 import type { CorrectionKind } from './correction-kind.js';
+import { readNamedRule, readRuleRequest, readStandingProhibition, readYouShouldNot } from './rule-readers.js';
 import { imperativeAt, leadingLetters, isBaseVerb, hasContrast, skipFiller, lastWord, trimTrailing, startOf, type Read } from './clause-words.js';
 
 /*
@@ -68,10 +69,14 @@ export function readDurable(read: Read, i: number, ctx: Context, conditioned: bo
   if (remember >= 0) return readRemember(read, remember, ctx);
   if (phraseAt(words, i, PREFERENCE) >= 0) return { kind: 'preference', from: startOf(read, i), to: end, sentence, user: true };
   if (phraseAt(words, i, WANTS_YOU) >= 0) return { kind: 'preference', from: startOf(read, i), to: end, sentence, user: false };
+  const better = phraseAt(words, i, BETTER_TO);
+  if (better >= 0 && ctx.bareAllowed && phraseAt(words, better, RULE_VERB) >= 0) return { kind: 'preference', from: startOf(read, i), to: trimTrailing(read, words.length), sentence, user: false, weak: true };
   const alwaysNever = readAlwaysNever(read, i, ctx, conditioned);
   if (alwaysNever) return alwaysNever;
   const house = readHouseRule(read, i, ctx, opened);
   if (house) return house;
+  const stated = readRuleRequest(read, i) ?? readStandingProhibition(read, i) ?? (ctx.bareAllowed ? readYouShouldNot(read, i) ?? readNamedRule(read, i) : undefined);
+  if (stated) return { kind: 'always-never', ...stated, sentence };
   if (ctx.bareAllowed && (words[i]?.w === 'stop' || words[i]?.w === 'quit')) {
     const gerund = words[i + 1];
     // "stop running the tests" halts something now; "stop adding emojis" and "stop wrapping
@@ -105,6 +110,17 @@ export function readDurable(read: Read, i: number, ctx: Context, conditioned: bo
       }
     }
   }
+  // "Don't add comments, I prefer clean code": the reason given is a preference, so the prohibition stands.
+  const banned = phraseAt(words, i, PROHIBITION);
+  if (banned >= 0 && !['worry', 'bother', 'mind', 'panic', 'apologize', 'apologise'].includes(words[banned]?.w ?? '')) {
+    for (let k = i + 2; k < words.length - 2; k++) {
+      // "don't do it, I prefer to …" bans something only the conversation knows.
+      if (['it', 'this', 'that', 'them', 'me'].includes(words[k]!.w)) break;
+      if ((words[k]!.w === ',' || words[k]!.w === ';') && phraseAt(words, k + 1, PREFER_AFTER) >= 0) {
+        return { kind: 'always-never', from: startOf(read, i), to: trimTrailing(read, words.length), sentence };
+      }
+    }
+  }
   // "Do not use global state" said on its own: a standing prohibition.
   if (ctx.alone && instead >= 0 && instead < words.length && !words[instead]!.punct) {
     return { kind: 'always-never', from: startOf(read, i), to: trimTrailing(read, words.length), sentence, weak: true };
@@ -113,7 +129,38 @@ export function readDurable(read: Read, i: number, ctx: Context, conditioned: bo
   if (ctx.single && phraseAt(words, i, CONTRAST_OPENER) >= 0 && hasContrast(words, i)) {
     return { kind: 'instead', from: startOf(read, i), to: end, sentence, weak: true };
   }
+  return alwaysClause(read, i, ctx);
+}
+
+/**
+ * "complete the commit, always verify and run hooks": a rule in a clause of its own after a
+ * request, when the sentence does not set a task (whose clauses are its spec) and "always" is
+ * followed by an order ("…, always returning UTC" describes the function asked for).
+ */
+function alwaysClause(read: Read, i: number, ctx: Context): Omit<Found, 'condition'> | undefined {
+  const { sentence, words } = read;
+  if (!ctx.bareAllowed || sentence.question || phraseAt(words, i, TASK_START) >= 0) return undefined;
+  for (let k = i + 2; k < words.length - 2; k++) {
+    if (words[k]!.w !== ',' && words[k]!.w !== ';') continue;
+    const after = phraseAt(words, k + 1, ALWAYS_NEVER);
+    if (after < 0) continue;
+    const verb = words[after];
+    const base = verb && !verb.punct ? leadingLetters(verb.w) : '';
+    if (isBaseVerb(base) && !base.endsWith('ing') && !NOT_PREFERENCES.has(base)) {
+      return { kind: 'always-never', from: startOf(read, k + 1), to: trimTrailing(read, words.length), sentence };
+    }
+  }
   return undefined;
+}
+
+/** "the API returns JSON", "our backend expects ISO dates": what a named thing does, after "that's wrong". */
+export function factAt(words: readonly Word[], i: number): boolean {
+  if (words[i]?.w !== 'the' && words[i]?.w !== 'our') return false;
+  for (let k = i + 2; k < Math.min(words.length - 1, i + 5); k++) {
+    if (words[k]!.punct) return false;
+    if (FACT_VERB.has(words[k]!.w)) return !words[k + 1]!.punct;
+  }
+  return false;
 }
 
 function readRemember(read: Read, afterCue: number, ctx: Context): Omit<Found, 'condition'> | undefined {
