@@ -44,6 +44,8 @@ export interface RecallQueryResult {
   size: number;
   medianMs: number;
   p95Ms: number;
+  /** With `timeEmbedding`: the median time of the query's embedding alone, within medianMs. */
+  embedMedianMs?: number;
 }
 
 /** Prompts of 4 to 12 words of the memories' own vocabulary: some recall, some do not. */
@@ -211,7 +213,13 @@ function measureHook(run: Run, hook: string, worker: RecallHookResult['worker'],
  * vectors: the search costs the same whatever the vectors say), and every query is embedded by
  * it, as the worker does per prompt.
  */
-export async function recallQueryBench(scratch: string, sizes: readonly number[], rounds = 60, embedder?: Embedder, options: { ranking?: boolean } = {}): Promise<RecallQueryResult[]> {
+export async function recallQueryBench(
+  scratch: string,
+  sizes: readonly number[],
+  rounds = 60,
+  embedder?: Embedder,
+  options: { ranking?: boolean; timeEmbedding?: boolean } = {},
+): Promise<RecallQueryResult[]> {
   const texts = prompts(64);
   const now = new Date('2026-12-01T00:00:00.000Z');
   const setups = [];
@@ -219,8 +227,10 @@ export async function recallQueryBench(scratch: string, sizes: readonly number[]
     const views = join(scratch, `recall-query-${size}`, 'views');
     writeIndex(views, size);
     const store = embedder ? await randomVectors(join(scratch, `recall-query-${size}`, 'vectors'), embedder, size) : undefined;
-    const vectors = store && embedder ? { store, embedder } : undefined;
-    setups.push({ size, store, recaller: new Recaller({ paths: { views, claude: join(scratch, 'claude') }, vectors }), times: [] as number[] });
+    const embeds: number[] = [];
+    const timed = embedder && options.timeEmbedding ? timedEmbedder(embedder, embeds) : embedder;
+    const vectors = store && timed ? { store, embedder: timed } : undefined;
+    setups.push({ size, store, embeds, recaller: new Recaller({ paths: { views, claude: join(scratch, 'claude') }, vectors }), times: [] as number[] });
   }
   try {
     for (let round = 0; round < rounds + 3; round++) {
@@ -237,10 +247,28 @@ export async function recallQueryBench(scratch: string, sizes: readonly number[]
       await setup.store?.close();
     }
   }
-  return setups.map(({ size, times }) => {
+  return setups.map(({ size, times, embeds }) => {
     const sorted = [...times].sort((a, b) => a - b);
-    return { size, medianMs: median(times), p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]! };
+    // The first rounds' embeddings (the warm-up) are left out, as their times are.
+    const measured = embeds.slice(-times.length);
+    return { size, medianMs: median(times), p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]!, ...(measured.length > 0 ? { embedMedianMs: median(measured) } : {}) };
   });
+}
+
+/** `embedder`, each call's time pushed to `times`. */
+function timedEmbedder(embedder: Embedder, times: number[]): Embedder {
+  return {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    async embed(texts, signal) {
+      const started = performance.now();
+      const vectors = await embedder.embed(texts, signal);
+      times.push(performance.now() - started);
+      return vectors;
+    },
+    close: () => embedder.close(),
+    ...(embedder.loaded ? { loaded: () => embedder.loaded!() } : {}),
+  };
 }
 
 /** A vectors table of `size` memories with the bench index's ids, in PROJECT. */

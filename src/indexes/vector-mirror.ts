@@ -22,17 +22,27 @@ export interface MirrorRow {
  */
 export class VectorMirror {
   version: number;
+  /**
+   * Rows held as bytes (a scale per row and 8-bit values), a quarter of the memory: for tables
+   * too large to hold as floats (vector-store.ts). The cosine is then off by about 1e-5 on
+   * USE Lite's 512 floats (each value off by at most half a step of 1/127 of the row's largest).
+   */
+  readonly packed: boolean;
+  /** With `packed`: row i's values are #bytes[i * #dimensions, …) × #scales[i]. */
+  #bytes = new Int8Array(0);
+  #scales = new Float32Array(0);
   readonly #ids: string[] = [];
   /** Each row's project, as a number (#projectCodes): comparing numbers per row, not strings. */
   #projects = new Int32Array(64);
   readonly #projectCodes = new Map<string, number>();
-  /** Row i is #matrix[i * #dimensions, (i + 1) * #dimensions). */
+  /** Unless `packed`: row i is #matrix[i * #dimensions, (i + 1) * #dimensions). */
   #matrix = new Float32Array(0);
   #dimensions = 0;
   readonly #at = new Map<string, number>();
 
-  constructor(version: number, rows: Iterable<MirrorRow>) {
+  constructor(version: number, rows: Iterable<MirrorRow>, options: { packed?: boolean } = {}) {
     this.version = version;
+    this.packed = options.packed ?? false;
     this.upsert(rows);
   }
 
@@ -46,6 +56,10 @@ export class VectorMirror {
       this.#projects[at] = this.#codeOf(row.project);
       const start = at * this.#dimensions;
       const part = row.vector.subarray(0, this.#dimensions);
+      if (this.packed) {
+        this.#scales[at] = pack(part, this.#bytes, start, this.#dimensions);
+        continue;
+      }
       this.#matrix.set(part, start);
       this.#matrix.fill(0, start + part.length, start + this.#dimensions);
     }
@@ -61,7 +75,10 @@ export class VectorMirror {
         const d = this.#dimensions;
         this.#ids[at] = this.#ids[last]!;
         this.#projects[at] = this.#projects[last]!;
-        this.#matrix.copyWithin(at * d, last * d, (last + 1) * d);
+        if (this.packed) {
+          this.#bytes.copyWithin(at * d, last * d, (last + 1) * d);
+          this.#scales[at] = this.#scales[last]!;
+        } else this.#matrix.copyWithin(at * d, last * d, (last + 1) * d);
         this.#at.set(this.#ids[at]!, at);
       }
       this.#ids.pop();
@@ -80,22 +97,12 @@ export class VectorMirror {
     const projects = this.#projects;
     const q = vector.length === d ? vector : fitted(vector, d);
     const lanes = d - (d % 4);
+    const bytes = this.#bytes;
+    const scales = this.#scales;
     for (let i = 0, o = 0; i < this.#ids.length; i++, o += d) {
       const project = projects[i]!;
       if (project !== own && project !== global) continue;
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
-      let k = 0;
-      for (; k < lanes; k += 4) {
-        d0 += q[k]! * matrix[o + k]!;
-        d1 += q[k + 1]! * matrix[o + k + 1]!;
-        d2 += q[k + 2]! * matrix[o + k + 2]!;
-        d3 += q[k + 3]! * matrix[o + k + 3]!;
-      }
-      for (; k < d; k++) d0 += q[k]! * matrix[o + k]!;
-      const dot = d0 + d1 + (d2 + d3);
+      const dot = this.packed ? packedDot(q, bytes, o, d, lanes) * scales[i]! : floatDot(q, matrix, o, d, lanes);
       if (best.length === options.limit && !before(dot, this.#ids[i]!, best[best.length - 1]!)) continue;
       // Insertion into the short sorted list: limit is 10, rows are thousands.
       let j = Math.min(best.length, options.limit - 1);
@@ -114,16 +121,13 @@ export class VectorMirror {
     if (this.#dimensions === 0) this.#dimensions = dimensions;
     const at = this.#ids.length;
     const d = this.#dimensions;
-    if ((at + 1) * d > this.#matrix.length) {
-      const grown = new Float32Array(Math.max(64, at * 2) * d);
-      grown.set(this.#matrix);
-      this.#matrix = grown;
+    const rows = Math.max(64, at * 2);
+    if (this.packed && (at + 1) * d > this.#bytes.length) {
+      this.#bytes = grown(this.#bytes, new Int8Array(rows * d));
+      this.#scales = grown(this.#scales, new Float32Array(rows));
     }
-    if (at >= this.#projects.length) {
-      const grown = new Int32Array(this.#projects.length * 2);
-      grown.set(this.#projects);
-      this.#projects = grown;
-    }
+    if (!this.packed && (at + 1) * d > this.#matrix.length) this.#matrix = grown(this.#matrix, new Float32Array(rows * d));
+    if (at >= this.#projects.length) this.#projects = grown(this.#projects, new Int32Array(rows));
     this.#ids.push(id);
     this.#at.set(id, at);
     return at;
@@ -134,6 +138,55 @@ export class VectorMirror {
     if (code === undefined) this.#projectCodes.set(project, (code = this.#projectCodes.size));
     return code;
   }
+}
+
+/** `into` holding `from` at its start. */
+function grown<T extends Int8Array | Int32Array | Float32Array>(from: T, into: T): T {
+  into.set(from as never);
+  return into;
+}
+
+/** q · row, the row at `o` of `matrix`, four lanes at a time. */
+function floatDot(q: Float32Array, matrix: Float32Array, o: number, d: number, lanes: number): number {
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let d3 = 0;
+  let k = 0;
+  for (; k < lanes; k += 4) {
+    d0 += q[k]! * matrix[o + k]!;
+    d1 += q[k + 1]! * matrix[o + k + 1]!;
+    d2 += q[k + 2]! * matrix[o + k + 2]!;
+    d3 += q[k + 3]! * matrix[o + k + 3]!;
+  }
+  for (; k < d; k++) d0 += q[k]! * matrix[o + k]!;
+  return d0 + d1 + (d2 + d3);
+}
+
+/** The same over a packed row, before its scale. */
+function packedDot(q: Float32Array, bytes: Int8Array, o: number, d: number, lanes: number): number {
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let d3 = 0;
+  let k = 0;
+  for (; k < lanes; k += 4) {
+    d0 += q[k]! * bytes[o + k]!;
+    d1 += q[k + 1]! * bytes[o + k + 1]!;
+    d2 += q[k + 2]! * bytes[o + k + 2]!;
+    d3 += q[k + 3]! * bytes[o + k + 3]!;
+  }
+  for (; k < d; k++) d0 += q[k]! * bytes[o + k]!;
+  return d0 + d1 + (d2 + d3);
+}
+
+/** Writes `vector` as bytes at `start` of `into` (zero past its end), and returns the scale that gives its values back. */
+function pack(vector: Float32Array, into: Int8Array, start: number, dimensions: number): number {
+  let largest = 0;
+  for (let k = 0; k < vector.length; k++) largest = Math.max(largest, Math.abs(vector[k]!));
+  const scale = largest > 0 ? largest / 127 : 1;
+  for (let k = 0; k < dimensions; k++) into[start + k] = k < vector.length ? Math.round(vector[k]! / scale) : 0;
+  return scale;
 }
 
 /** A query of another width than the rows' (a table of another model): cut or zero-padded, as a short row would be. */
