@@ -14,6 +14,7 @@ import { serializeLexicalIndex } from '../src/indexes/lexical-index.js';
 import type { Embedder } from '../src/indexes/embedder.js';
 import { Recaller } from '../src/recall/recaller.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
+import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-model.js';
 import { memories, vocabulary } from './recall-index-bench.js';
 import { seededRandom as rng } from './seeded-random.js';
 
@@ -44,6 +45,8 @@ export interface RecallQueryResult {
   size: number;
   medianMs: number;
   p95Ms: number;
+  /** With `timeEmbedding`: the median time of the query's embedding alone, within medianMs. */
+  embedMedianMs?: number;
 }
 
 /** Prompts of 4 to 12 words of the memories' own vocabulary: some recall, some do not. */
@@ -61,9 +64,15 @@ function writeIndex(views: string, size: number): void {
   writeFileSync(path, serializeLexicalIndex(buildBm25(memories(size, size)), { dir, project: PROJECT, asOf: '2026-12-01T00:00:00.000Z' }));
 }
 
-export async function recallHookBench(options: { repo: string; scratch: string; runs: number; size: number }): Promise<RecallHookResult[]> {
-  const home = join(options.scratch, 'recall-home');
-  const env = {
+/**
+ * The prompt hook over `size` memories: with no worker, and with a warm worker with vectors off;
+ * with `vectors`, a warm worker with its default embedder (USE Lite) instead, over a vectors
+ * table of `size` rows (random unit vectors, written as the index file is: the search costs the
+ * same whatever they say), so each prompt is embedded and searched as users' are.
+ */
+export async function recallHookBench(options: { repo: string; scratch: string; runs: number; size: number; vectors?: boolean }): Promise<RecallHookResult[]> {
+  const home = join(options.scratch, options.vectors ? 'recall-home-vectors' : 'recall-home');
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     ENGRAM_HOME: home,
     CLAUDE_CONFIG_DIR: join(options.scratch, 'recall-claude'),
@@ -72,6 +81,8 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
     ENGRAM_WORKER_IDLE_MS: '120000',
     ENGRAM_WORKER_AUTOSTART: '0',
   };
+  if (options.vectors) delete env.ENGRAM_EMBEDDER;
+  delete env.ENGRAM_RECALL_WAIT_MS;
   writeIndex(join(home, 'views'), options.size);
   const cli = join(options.repo, 'dist', 'src', 'cli', 'main.js');
   const hook = join(options.repo, 'dist', 'hooks', 'user-prompt-submit.cjs');
@@ -86,9 +97,18 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
     // which owns views/recall/: the file is put back, as the projection would have written it.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     writeIndex(join(home, 'views'), options.size);
-    // The worker's first recall opens the index file.
-    run([hook], JSON.stringify({ session_id: 'bench-warmup', cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[0]!.text }));
-    return [measure('warm'), none];
+    if (options.vectors) {
+      // Written after the worker's start for the same reason, through another handle, as `engram rebuild` would.
+      const store = await randomVectors(join(home, 'vectors'), { model: USE_LITE_MODEL, dimensions: 512 }, options.size);
+      await store.close();
+    }
+    // The worker's first recall opens the index file (and loads the model, which a prompt would not wait for).
+    spawnSync(process.execPath, [hook], {
+      env: { ...env, ENGRAM_RECALL_WAIT_MS: '30000' },
+      input: JSON.stringify({ session_id: 'bench-warmup', cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[0]!.text }),
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    return options.vectors ? [measure('vectors')] : [measure('warm'), none];
   } finally {
     run([cli, 'worker', 'stop'], '');
   }
@@ -211,7 +231,13 @@ function measureHook(run: Run, hook: string, worker: RecallHookResult['worker'],
  * vectors: the search costs the same whatever the vectors say), and every query is embedded by
  * it, as the worker does per prompt.
  */
-export async function recallQueryBench(scratch: string, sizes: readonly number[], rounds = 60, embedder?: Embedder, options: { ranking?: boolean } = {}): Promise<RecallQueryResult[]> {
+export async function recallQueryBench(
+  scratch: string,
+  sizes: readonly number[],
+  rounds = 60,
+  embedder?: Embedder,
+  options: { ranking?: boolean; timeEmbedding?: boolean } = {},
+): Promise<RecallQueryResult[]> {
   const texts = prompts(64);
   const now = new Date('2026-12-01T00:00:00.000Z');
   const setups = [];
@@ -219,8 +245,10 @@ export async function recallQueryBench(scratch: string, sizes: readonly number[]
     const views = join(scratch, `recall-query-${size}`, 'views');
     writeIndex(views, size);
     const store = embedder ? await randomVectors(join(scratch, `recall-query-${size}`, 'vectors'), embedder, size) : undefined;
-    const vectors = store && embedder ? { store, embedder } : undefined;
-    setups.push({ size, store, recaller: new Recaller({ paths: { views, claude: join(scratch, 'claude') }, vectors }), times: [] as number[] });
+    const embeds: number[] = [];
+    const timed = embedder && options.timeEmbedding ? timedEmbedder(embedder, embeds) : embedder;
+    const vectors = store && timed ? { store, embedder: timed } : undefined;
+    setups.push({ size, store, embeds, recaller: new Recaller({ paths: { views, claude: join(scratch, 'claude') }, vectors }), times: [] as number[] });
   }
   try {
     for (let round = 0; round < rounds + 3; round++) {
@@ -237,14 +265,32 @@ export async function recallQueryBench(scratch: string, sizes: readonly number[]
       await setup.store?.close();
     }
   }
-  return setups.map(({ size, times }) => {
+  return setups.map(({ size, times, embeds }) => {
     const sorted = [...times].sort((a, b) => a - b);
-    return { size, medianMs: median(times), p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]! };
+    // The first rounds' embeddings (the warm-up) are left out, as their times are.
+    const measured = embeds.slice(-times.length);
+    return { size, medianMs: median(times), p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]!, ...(measured.length > 0 ? { embedMedianMs: median(measured) } : {}) };
   });
 }
 
+/** `embedder`, each call's time pushed to `times`. */
+function timedEmbedder(embedder: Embedder, times: number[]): Embedder {
+  return {
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    async embed(texts, signal) {
+      const started = performance.now();
+      const vectors = await embedder.embed(texts, signal);
+      times.push(performance.now() - started);
+      return vectors;
+    },
+    close: () => embedder.close(),
+    ...(embedder.loaded ? { loaded: () => embedder.loaded!() } : {}),
+  };
+}
+
 /** A vectors table of `size` memories with the bench index's ids, in PROJECT. */
-async function randomVectors(dir: string, embedder: Embedder, size: number): Promise<VectorStore> {
+async function randomVectors(dir: string, embedder: Pick<Embedder, 'model' | 'dimensions'>, size: number): Promise<VectorStore> {
   const store = new VectorStore({ dir, model: embedder.model, dimensions: embedder.dimensions });
   const random = rng(size);
   const CHUNK = 10_000;

@@ -165,12 +165,13 @@ async function benchRecall(): Promise<void> {
     detail: `${cold.recalled}/${cold.runs} prompts recalled something, ${cold.byWorker} answered by the worker (not the hook's fallback); median ${cold.medianMs.toFixed(1)} ms vs node -e 0 ${cold.baselineMs.toFixed(1)} ms`,
   });
   // 10,000 memories (issue 20): the held-out run saw 1.80× over 5,882 where 1,000 gave 1.39×.
-  for (const r of [vectors, ...(await recallHookBench({ repo, scratch, runs: 20, size: 10_000 }))]) {
+  const atScale = [...(await recallHookBench({ repo, scratch, runs: 20, size: 10_000, vectors: true })), ...(await recallHookBench({ repo, scratch, runs: 20, size: 10_000 }))];
+  for (const [i, r] of [vectors, ...atScale].entries()) {
     const target = r.worker === 'none' ? 2 : 1.5;
     const what = { vectors: 'warm worker, USE Lite', warm: 'warm worker, vectors off', none: 'no worker' }[r.worker];
-    const over = r.worker === 'vectors' ? 'the evaluation memories and questions' : '10,000 memories';
+    const over = i === 0 ? 'the evaluation memories and questions' : `10,000 memories${r.worker === 'vectors' ? ' and their vectors' : ''}`;
     rows.push({
-      what: `hook user-prompt-submit, recall, ${what}`,
+      what: `hook user-prompt-submit, recall, ${what}${i === 0 ? '' : ', 10k'}`,
       ratio: r.medianMs / r.baselineMs,
       target: `≤ ${target.toFixed(2)}`,
       ok: r.medianMs / r.baselineMs <= target,
@@ -187,7 +188,7 @@ async function benchRecall(): Promise<void> {
       detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (BM25, fusion, cut; ratio to 1,000)`,
     });
   }
-  // The same with the worker's vector signal: the query embedded by USE Lite, LanceDB searched.
+  // The same with the worker's vector signal: the query embedded by USE Lite, the vectors searched.
   const embedder = useLiteEmbedder();
   try {
     const withVectors = await recallQueryBench(join(scratch, 'with-vectors'), [1_000, 10_000, 100_000], 40, embedder);
@@ -197,18 +198,19 @@ async function benchRecall(): Promise<void> {
         ratio: r.medianMs / withVectors[0]!.medianMs,
         target: 'reported',
         ok: true,
-        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (query embedded, LanceDB brute force, BM25, fusion, cut; ratio to 1,000)`,
+        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (query embedded, vectors searched: the in-memory mirror up to 50,000, LanceDB past it; BM25, fusion, cut; ratio to 1,000)`,
       });
     }
     // The ranking alone with vectors on (MCP search, engram query --all --limit 10): p95 < 30 ms at 10,000.
-    const ranking = await recallQueryBench(join(scratch, 'ranking-vectors'), [1_000, 10_000], 40, embedder, { ranking: true });
+    // Each size's embedding is timed apart: it is the one part that does not grow with the memories.
+    const ranking = await recallQueryBench(join(scratch, 'ranking-vectors'), [1_000, 10_000, 100_000], 40, embedder, { ranking: true, timeEmbedding: true });
     for (const r of ranking) {
       rows.push({
         what: `ranking (--all --limit 10) + vectors, warm, ${r.size.toLocaleString('en')} memories`,
         ratio: r.medianMs / ranking[0]!.medianMs,
-        target: r.size >= 10_000 ? 'p95 < 30 ms' : 'reported',
-        ok: r.size < 10_000 || r.p95Ms < 30,
-        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms (query embedded, LanceDB, BM25 over every memory sharing a word, fusion; ratio to 1,000)`,
+        target: r.size === 10_000 ? 'p95 < 30 ms' : 'reported',
+        ok: r.size !== 10_000 || r.p95Ms < 30,
+        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms, of which the query's embedding median ${r.embedMedianMs?.toFixed(2)} ms (USE Lite in its thread; vectors from the in-memory mirror up to 50,000, LanceDB past it; BM25 over every memory sharing a word, fusion; ratio to 1,000)`,
       });
     }
   } finally {

@@ -9,6 +9,12 @@ import type { VectorHit } from './vector-hit.js';
  * 2 KB a row (USE Lite's 512 floats), 100 MB at this size.
  */
 export const MIRROR_MAX_ROWS = 50_000;
+/**
+ * Up to this many rows the mirror holds them as bytes (vector-mirror.ts `packed`), 0.5 KB a row of
+ * 512, 128 MB at this size: a LanceDB query without an index over 100,000 rows took about a
+ * second here, the packed mirror tens of ms.
+ */
+export const PACKED_MIRROR_MAX_ROWS = 250_000;
 
 /** One memory's row in a vectors table. */
 export interface VectorRow {
@@ -45,15 +51,19 @@ export class VectorStore {
   #tooLargeAt: number | undefined;
 
   readonly #mirrorMaxRows: number;
+  readonly #packedMaxRows: number;
 
   constructor(options: {
     dir: string;
     model: string;
     dimensions: number;
-    /** Tables of more rows are searched by LanceDB, not from memory. Default MIRROR_MAX_ROWS (50,000); 0: never from memory. */
+    /** Tables of more rows are mirrored packed, or searched by LanceDB. Default MIRROR_MAX_ROWS (50,000); 0: never as floats. */
     mirrorMaxRows?: number;
+    /** Tables of more rows than this (and than mirrorMaxRows) are searched by LanceDB, not from memory. Default PACKED_MIRROR_MAX_ROWS (250,000); 0: never packed. */
+    packedMaxRows?: number;
   }) {
     this.#mirrorMaxRows = options.mirrorMaxRows ?? MIRROR_MAX_ROWS;
+    this.#packedMaxRows = options.packedMaxRows ?? PACKED_MIRROR_MAX_ROWS;
     this.dir = options.dir;
     this.model = options.model;
     this.dimensions = options.dimensions;
@@ -140,13 +150,19 @@ export class VectorStore {
     if (this.#mirror?.version === version) return this.#mirror;
     this.#mirror = undefined;
     if (this.#tooLargeAt === version) return undefined;
-    if ((await table.countRows()) > this.#mirrorMaxRows) {
+    const count = await table.countRows();
+    if (count > this.#mirrorMaxRows && count > this.#packedMaxRows) {
       this.#tooLargeAt = version;
       return undefined;
     }
-    const rows = (await table.query().select(['id', 'project', 'vector']).toArray()) as Array<Record<string, unknown>>;
-    this.#mirror = new VectorMirror(version, rows.map((row) => ({ id: String(row.id), project: String(row.project), vector: vectorOf(row) })));
-    return this.#mirror;
+    // Read batch by batch into the mirror: a large table is never all in memory twice.
+    const mirror = new VectorMirror(version, [], { packed: count > this.#mirrorMaxRows });
+    for await (const batch of table.query().select(['id', 'project', 'vector'])) {
+      const rows = batch.toArray() as Array<Record<string, unknown>>;
+      mirror.upsert(rows.map((row) => ({ id: String(row.id), project: String(row.project), vector: vectorOf(row) })));
+    }
+    this.#mirror = mirror;
+    return mirror;
   }
 
   /**
@@ -167,8 +183,8 @@ export class VectorStore {
     if (before === mirror.version && (sameRows || after === before + 1)) {
       apply(mirror);
       mirror.version = after;
-      // Grown past the cap by its own writes: LanceDB searches from now on, as for a table read that large.
-      if (mirror.size > this.#mirrorMaxRows) this.#mirror = undefined;
+      // Grown past its cap by its own writes: read again packed, or left to LanceDB, as for a table read that large.
+      if (mirror.size > (mirror.packed ? this.#packedMaxRows : this.#mirrorMaxRows)) this.#mirror = undefined;
     } else {
       this.#mirror = undefined;
     }

@@ -127,18 +127,18 @@ export interface Ranking {
 export async function rankMemories(sources: RecallSources, question: RecallQuestion, settings: RecallSettings = RECALL_SETTINGS, candidates = DEFAULT_CANDIDATES): Promise<Ranking> {
   const cards = new Map<string, MemoryCard>();
   const shared = new Map<string, number>();
+  // Every other signal is asked first, BM25 ranked while they answer: the vector signal's
+  // embedding runs in the model's own thread, so BM25 and the graph cost the prompt nothing
+  // beside it. A signal weighed 0 was measured not to help: it is not asked (no embedding for nothing).
+  const asked = (sources.signals ?? []).filter((signal) => (settings.weights[signal.name] ?? 1) > 0).map((signal) => ({ signal, answer: askSignal(signal, question, candidates) }));
   const lists: SignalList[] = [lexicalList(sources.indexes, question.words, candidates, cards, shared)];
   const details = new Map<string, string>();
   const cosines = new Map<string, number>();
   const problems: string[] = [];
-  for (const signal of sources.signals ?? []) {
-    // A signal weighed 0 was measured not to help: it is not asked (no embedding for nothing).
-    if ((settings.weights[signal.name] ?? 1) <= 0) continue;
-    let items: readonly SignalItem[];
-    try {
-      items = await signal.rank(question, candidates);
-    } catch (err) {
-      problems.push(`${signal.name}: ${err instanceof Error ? err.message : String(err)}`);
+  for (const { signal, answer } of asked) {
+    const { items, error } = await answer;
+    if (error !== undefined) {
+      problems.push(`${signal.name}: ${error}`);
       continue;
     }
     const known = items.filter((item) => {
@@ -158,6 +158,16 @@ export async function rankMemories(sources: RecallSources, question: RecallQuest
     return { ...item, shared: shared.get(item.id) ?? 0, ...(cosine === undefined ? {} : { cosine }) };
   });
   return { ranked, cards, details, problems };
+}
+
+/** A signal's answer, its failure caught at once (a rejection left waiting while BM25 runs would be reported unhandled). */
+function askSignal(signal: RecallSignal, question: RecallQuestion, limit: number): Promise<{ items: readonly SignalItem[]; error?: string }> {
+  const failed = (err: unknown) => ({ items: [], error: err instanceof Error ? err.message : String(err) });
+  try {
+    return Promise.resolve(signal.rank(question, limit)).then((items) => ({ items }), failed);
+  } catch (err) {
+    return Promise.resolve(failed(err));
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Embedder } from '../indexes/embedder.js';
 import type { VectorHit } from '../indexes/vector-hit.js';
 import type { VectorStore } from '../indexes/vector-store.js';
+import type { QueryVectors } from './query-vectors.js';
 
 export interface VectorSearchOptions {
   /** The project whose memories are searched, beside the global ones ('' for global only). */
@@ -8,6 +9,8 @@ export interface VectorSearchOptions {
   /** How many memories at most. Default 10. */
   limit?: number;
   signal?: AbortSignal;
+  /** The embeddings of recent queries, kept (query-vectors.ts). Default none: the query is embedded. */
+  queries?: QueryVectors;
 }
 
 /**
@@ -25,6 +28,6 @@ export async function searchVectors(
     throw new Error(`the vector store is of ${vectors.store.model}, the query embedder is ${vectors.embedder.model}`);
   }
   if (query.trim().length === 0) return [];
-  const [vector] = await vectors.embedder.embed([query], options.signal);
-  return vectors.store.nearest(vector!, { project: options.project, limit: options.limit ?? 10 });
+  const vector = options.queries ? await options.queries.vectorOf(query) : (await vectors.embedder.embed([query], options.signal))[0]!;
+  return vectors.store.nearest(vector, { project: options.project, limit: options.limit ?? 10 });
 }

@@ -1,5 +1,6 @@
 import type { Embedder } from '../indexes/embedder.js';
 import type { RecallSignal } from './recall.js';
+import { QueryVectors } from './query-vectors.js';
 import { searchVectors } from './search-vectors.js';
 import type { VectorStore } from '../indexes/vector-store.js';
 
@@ -17,6 +18,7 @@ export interface VectorSignalOptions {
 
 /** Recall's vector list: the memories nearest the prompt, by rank (the fusion ignores absolute cosines). */
 export function vectorSignal(vectors: { store: VectorStore; embedder: Embedder }, options: VectorSignalOptions = {}): RecallSignal {
+  const queries = new QueryVectors(vectors.embedder);
   return {
     name: 'vector',
     async rank(question, limit) {
@@ -26,7 +28,7 @@ export function vectorSignal(vectors: { store: VectorStore; embedder: Embedder }
         options.onSkipped?.();
         return [];
       }
-      const hits = await searchVectors(vectors, question.text, { project: question.project, limit });
+      const hits = await searchVectors(vectors, question.text, { project: question.project, limit, queries });
       return hits.map((hit) => ({ id: hit.id, score: hit.cosine }));
     },
   };

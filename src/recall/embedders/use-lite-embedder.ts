@@ -144,7 +144,9 @@ export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
     dimensions: DIMENSIONS,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const model = await load();
+      // A loaded model is asked at once, in the caller's turn: recall asks for the prompt's
+      // vector, then ranks BM25 and the graph while the thread embeds (recall.ts).
+      const model = thread?.ready ? thread : await load();
       const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
       const out = new Array<Float32Array>(texts.length);
       for (let start = 0; start < order.length; start += batchSize) {
