@@ -144,7 +144,7 @@ function coldStarts(run: Run, cli: string, hook: string, questions: ReadonlyArra
     base.push(run(['-e', '0'], input).ms);
     own.push(r.ms);
     if (r.printed) recalled++;
-    run([cli, 'worker', 'stop'], '');
+    stopWhenUp(run, cli);
   }
   run([cli, 'worker', '--drain'], '');
   const dump = spawnSync(process.execPath, [cli, 'log', 'dump'], { env: runnerEnv.get(run), encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 }).stdout;
@@ -195,6 +195,23 @@ async function warmVectors(options: { repo: string; scratch: string; runs: numbe
 }
 
 type Run = (args: string[], input: string) => { ms: number; printed: boolean };
+
+/**
+ * `engram worker stop` once the worker the round started is up: stopped while it still starts
+ * (a loaded machine), the stop finds nothing to stop and exits 1. Asked again for up to 60 s.
+ */
+function stopWhenUp(run: Run, cli: string): void {
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    try {
+      run([cli, 'worker', 'stop'], '');
+      return;
+    } catch (err) {
+      if (performance.now() > deadline) throw err;
+      spawnSync('sleep', ['0.5']);
+    }
+  }
+}
 
 const runnerEnv = new WeakMap<Run, NodeJS.ProcessEnv>();
 
