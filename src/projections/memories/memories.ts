@@ -82,12 +82,12 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       }
       case 'MemoryArchived':
         return update(state, event, event.data.memoryId, (row) =>
-          row.pinned || !archivesEarlier(event.ts, event.data.reason, row) ? row : { ...row, archived: { at: event.ts, reason: event.data.reason }, modified: later(row.modified, event.ts) },
+          row.pinned ? row : archive(row, event.ts, event.data.reason),
         );
       case 'MemoryForgotten':
         // The user's word: even a pinned memory goes, to _archive/, never further.
         return update(state, event, event.data.memoryId, (row) =>
-          !archivesEarlier(event.ts, `forgotten: ${event.data.reason}`, row) ? row : { ...row, archived: { at: event.ts, reason: `forgotten: ${event.data.reason}` }, modified: later(row.modified, event.ts) },
+          archive(row, event.ts, `forgotten: ${event.data.reason}`),
         );
       case 'MemoryRestored':
         return update(state, event, event.data.memoryId, (row) =>
@@ -140,11 +140,14 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
 });
 
 /**
- * Whether archiving at `at` for `reason` is what a memory's archive says: it is not archived, or
- * archived later (two machines that each archived it agree on the earlier, whatever the order).
+ * A memory archived at `at` for `reason`. Archived already, the earlier archive stands (two
+ * machines that each archived it agree whatever the order); `modified` is the latest either way.
  */
-function archivesEarlier(at: string, reason: string, row: MemoryRow): boolean {
-  return row.archived === undefined || at < row.archived.at || (at === row.archived.at && reason < row.archived.reason);
+function archive(row: MemoryRow, at: string, reason: string): MemoryRow {
+  const earlier = row.archived === undefined || at < row.archived.at || (at === row.archived.at && reason < row.archived.reason);
+  const modified = later(row.modified, at);
+  if (earlier) return { ...row, archived: { at, reason }, modified };
+  return modified === row.modified ? row : { ...row, modified };
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
