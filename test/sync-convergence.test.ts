@@ -115,7 +115,7 @@ describe('convergence of concurrent changes to one memory (issue 23, item 4)', (
   const A = 'correction:evt-a-0000000101';
 
   // Both machines hold A's memory; each person edits its body by hand, B's a minute later.
-  it('the same field edited on both machines: the later edit (by time, then event id) is the file on both, whichever was folded last', async () => {
+  it('the same field edited on both machines: the later edit (by time) is the file on both, whichever was folded last', async () => {
     const onA = edited('evt-a-0000000102', '2026-06-01T10:01:00.000Z', A, { body: 'use pnpm (edited on A)\n' });
     const onB = edited('evt-b-0000000102', '2026-06-01T10:02:00.000Z', A, { body: 'use pnpm (edited on B)\n' });
     const machineA = await memoryFilesAfter([tellA, onA, onB]);

@@ -11,9 +11,8 @@ type Field = (typeof EDITABLE_FIELDS)[number];
 
 /**
  * A recorded edit (by hand, by the agent, by a command) of a memory. Each field it changed is
- * set unless an edit stamped later (by time, then event id: an order every machine shares)
- * already set it, so two machines that edited the same field agree on the later edit whatever
- * order they fold the two in. The other edit stays in the log (`engram memories show NAME
+ * set unless an edit made later (by the events' times, stampOf) already set it, so two machines
+ * that edited the same field agree on the later edit whatever order they fold the two in. The other edit stays in the log (`engram memories show NAME
  * --history`).
  */
 export function editMemory(state: RowReader<MemoriesRow>, event: EventOf<typeof MemoryEdited>): RowChange<MemoriesRow>[] {
@@ -25,6 +24,7 @@ export function editMemory(state: RowReader<MemoriesRow>, event: EventOf<typeof 
     const edits: Record<string, string> = { ...row.edits };
     const next: Record<string, unknown> = {};
     const set = (field: Field | 'editedHash', value: unknown) => {
+      // Same time: the later folded wins (one machine's own order).
       if ((edits[field] ?? '') > stamp) return;
       edits[field] = stamp;
       next[field] = value;
