@@ -1,11 +1,12 @@
-import { addressesAgent, heldForUser } from '../../distill/addresses-agent.js';
+import { heldForUser } from '../../distill/addresses-agent.js';
 import { detectCorrection } from '../../capture/correction-detector.js';
 import { defineProjector } from '../projector.js';
 import { rowChange } from '../row-change.js';
 import type { DirRow, MemoryRow } from './memory-row.js';
 import { answerRoute, promote, promoteAuditedFacts } from './promotion-gate.js';
 import { teamMemory } from './team-memory.js';
-import { EDITABLE_FIELDS, heldId, later, propose, reinforce, update } from './memory-changes.js';
+import { heldId, later, propose, reinforce, stampOf, update } from './memory-changes.js';
+import { editMemory } from './edit-memory.js';
 import { DIRS, MAINTAINED, hygieneKey, memoryKey, rowAt, type MemoriesKey, type MemoriesRow } from './memories-rows.js';
 
 export { MAINTAINED, hygieneKey, memoryKey, dirKey, isMemoryKey, isDirKey, memoryIdOf, type MemoriesRow } from './memories-rows.js';
@@ -26,7 +27,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   // 2: text that addresses the agent from tool output, a file or an LLM stays provisional (heldForUser).
   // 3: a directory's entries in rows of their own, a token index and a file-name index (flat proposals).
   // 4: the earlier telling of a lesson is the memory whatever the fold order (aliases, edited fields), modified the latest event's time.
-  projectorVersion: 4,
+  // 5: concurrent changes fold alike in any order: an edited field is the latest edit's, a confidence edit counts only later reinforcements, reinforcements count while archived, the earlier archive stands.
+  projectorVersion: 5,
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',
@@ -54,34 +56,11 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       case 'MemoryProposed':
         return propose(state, event, event.data);
       case 'MemoryReinforced':
-        return update(state, event, event.data.memoryId, (row) => reinforce(row, event.ts, event.data.by));
+        return update(state, event, event.data.memoryId, (row) => reinforce(row, event.ts, event.data.by, stampOf(event)));
       case 'MemoryCorroborated':
         return update(state, event, event.data.memoryId, (row) => (row.status === 'provisional' && !heldForUser(row) ? { ...row, status: 'active', modified: later(row.modified, event.ts) } : row));
-      case 'MemoryEdited': {
-        const { data } = event;
-        // Only what the person changed, when the event says; every field for events from before it did.
-        const took = (field: NonNullable<typeof data.changed>[number]) => data.changed === undefined || data.changed.includes(field);
-        return update(state, event, data.memoryId, (row) => ({
-          ...row,
-          name: took('name') ? data.name : row.name,
-          description: took('description') ? data.description : row.description,
-          type: took('type') ? data.type : row.type,
-          tier: took('tier') ? data.tier : row.tier,
-          body: took('body') ? data.body : row.body,
-          confidence: took('confidence') ? (data.confidence ?? row.confidence) : row.confidence,
-          pinned: took('pinned') ? (data.pinned ?? row.pinned) : row.pinned,
-          contradicts: took('contradicts') ? (data.contradicts ?? row.contradicts) : row.contradicts,
-          extra: took('extra') ? ((data.extra as MemoryRow['extra'] | undefined) ?? row.extra) : row.extra,
-          editedHash: data.contentHash ?? row.editedHash,
-          implementedIn: !took('implementedIn') || data.implementedIn === undefined ? row.implementedIn : (data.implementedIn ?? undefined),
-          // The file's own stamp, when it has one: written back, the edit is then byte for byte what was edited.
-          modified: data.modified ?? later(row.modified, event.ts),
-          // What a person changed stays theirs when an earlier telling of the lesson takes the memory over (memory-changes.ts).
-          edited: [...new Set([...(row.edited ?? []), ...(data.changed ?? EDITABLE_FIELDS)])].sort(),
-          // The agent's own edit that makes a memory speak to the agent waits for the user's word.
-          ...(data.by === 'agent' && row.status === 'active' && addressesAgent(`${data.name}\n${data.description}\n${data.body}`) ? { status: 'provisional' as const } : {}),
-        }));
-      }
+      case 'MemoryEdited':
+        return editMemory(state, event);
       case 'MemoryPinned':
         return update(state, event, event.data.memoryId, (row) => (row.pinned ? row : { ...row, pinned: true, modified: later(row.modified, event.ts) }));
       case 'MemoryUnpinned':
@@ -103,12 +82,12 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
       }
       case 'MemoryArchived':
         return update(state, event, event.data.memoryId, (row) =>
-          row.pinned || row.archived ? row : { ...row, archived: { at: event.ts, reason: event.data.reason }, modified: later(row.modified, event.ts) },
+          row.pinned ? row : archive(row, event.ts, event.data.reason),
         );
       case 'MemoryForgotten':
         // The user's word: even a pinned memory goes, to _archive/, never further.
         return update(state, event, event.data.memoryId, (row) =>
-          row.archived ? row : { ...row, archived: { at: event.ts, reason: `forgotten: ${event.data.reason}` }, modified: later(row.modified, event.ts) },
+          archive(row, event.ts, `forgotten: ${event.data.reason}`),
         );
       case 'MemoryRestored':
         return update(state, event, event.data.memoryId, (row) =>
@@ -159,6 +138,17 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     }
   },
 });
+
+/**
+ * A memory archived at `at` for `reason`. Archived already, the earlier archive stands (two
+ * machines that each archived it agree whatever the order); `modified` is the latest either way.
+ */
+function archive(row: MemoryRow, at: string, reason: string): MemoryRow {
+  const earlier = row.archived === undefined || at < row.archived.at || (at === row.archived.at && reason < row.archived.reason);
+  const modified = later(row.modified, at);
+  if (earlier) return { ...row, archived: { at, reason }, modified };
+  return modified === row.modified ? row : { ...row, modified };
+}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i]);

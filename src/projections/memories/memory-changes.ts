@@ -39,7 +39,7 @@ export function propose(state: RowReader<MemoriesRow>, event: DomainEvent, data:
       // The earlier telling is the memory, whichever this machine folded first: two machines that
       // heard the lesson once each agree on its id, its file and where it came from.
       if (tellsEarlier(data.created ?? event.ts, data.memoryId, held)) return takeOver(state, event, data, dirRow, held);
-      return [...update(state, event, same, (row) => reinforce(row, event.ts, data.origin)), rowChange(aliasKey(data.memoryId), same)];
+      return [...update(state, event, same, (row) => reinforce(row, event.ts, data.origin, tellingStamp(data.created ?? event.ts))), rowChange(aliasKey(data.memoryId), same)];
     }
   }
   // A file already adopted where it is (an import and the reconciler both saw it) is that memory's, not a second one.
@@ -124,11 +124,14 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
   const edited = new Set(held.edited ?? []);
   const kept = Object.fromEntries(EDITABLE_FIELDS.filter((field) => edited.has(field)).map((field) => [field, held[field]]));
   // The later telling was one reinforcement, and each of the held memory's own came after it.
-  let row: MemoryRow = founder;
-  for (let i = 0; i <= held.reinforced; i++) row = reinforce(row, held.lastReinforced, held.origin);
+  let row: MemoryRow = reinforce(founder, held.created, held.origin, tellingStamp(held.created));
+  for (let i = 0; i < held.reinforced; i++) row = reinforce(row, held.lastReinforced, held.origin);
   row = {
     ...row,
     ...kept,
+    // The stamps the held memory's reinforcements carried: a later confidence edit counts only those after it.
+    reinforcedAt: mergeStamps(held.reinforcedAt ?? [], [tellingStamp(held.created)]),
+    ...(held.edits ? { edits: held.edits } : {}),
     status: held.status === 'superseded' ? held.status : row.status,
     pinned: held.pinned || founder.pinned,
     supersededBy: held.supersededBy,
@@ -155,14 +158,57 @@ export function later(a: string, b: string): string {
   return a > b ? a : b;
 }
 
-export function reinforce(row: MemoryRow, at: string, by?: MemoryOrigin): MemoryRow {
-  if (row.archived) return row;
+/**
+ * What orders two changes of one memory: the event's time. Two at the same time go in fold
+ * order, which is each machine's own order for its own events (every machine keeps it); only two
+ * machines' changes in the same millisecond are left to fold order. Not the event id: ids under
+ * one fixed clock (ENGRAM_NOW, tests) are random, and a person's second edit would lose to the first.
+ */
+export function stampOf(event: Pick<DomainEvent, 'ts'>): string {
+  return event.ts;
+}
+
+/** A telling that reinforces a memory: stamped by when it was made, the same whichever machine folds it. */
+export function tellingStamp(created: string): string {
+  return created;
+}
+
+/** Reinforcements that can still raise a confidence (from 0 to 1): older stamps than these never change it. */
+const KEPT_STAMPS = Math.ceil(1 / REINFORCEMENT);
+
+function mergeStamps(a: readonly string[], b: readonly string[]): readonly string[] {
+  return [...a, ...b].sort().slice(-KEPT_STAMPS);
+}
+
+/** A confidence raised by one reinforcement. */
+function raised(confidence: number): number {
+  return Math.round(Math.min(1, confidence + REINFORCEMENT) * 100) / 100;
+}
+
+/**
+ * A confidence a recorded edit set (stamped `stamp`), raised by each reinforcement of the memory
+ * stamped after the edit: the same whether the reinforcements were folded before or after it
+ * (one at the same time counts when folded after it, as in reinforce).
+ */
+export function editedConfidence(row: MemoryRow, value: number, stamp: string): number {
+  let confidence = value;
+  for (const at of row.reinforcedAt ?? []) if (at > stamp) confidence = raised(confidence);
+  return confidence;
+}
+
+/**
+ * One more telling of a memory: counted whatever its state (a forgotten or archived memory
+ * counts it in `_archive/`, so the count does not depend on whether the forget was folded
+ * first). Its confidence rises unless a confidence edit stamped after it set it.
+ */
+export function reinforce(row: MemoryRow, at: string, by?: MemoryOrigin, stamp: string = at): MemoryRow {
   // Corroborated by another session is not the user's word for text that speaks to the agent.
   const held = row.status === 'provisional' && heldForUser(row, by);
   return {
     ...row,
-    confidence: Math.round(Math.min(1, row.confidence + REINFORCEMENT) * 100) / 100,
+    confidence: (row.edits?.confidence ?? '') <= stamp ? raised(row.confidence) : row.confidence,
     reinforced: row.reinforced + 1,
+    reinforcedAt: mergeStamps(row.reinforcedAt ?? [], [stamp]),
     lastReinforced: later(at, row.lastReinforced),
     status: row.status === 'provisional' && !held ? 'active' : row.status,
     // The latest of its events, whatever order they were folded in.

@@ -48,6 +48,10 @@ export interface MemoryRow {
   readonly implementedIn?: string | readonly string[];
   /** The fields a recorded edit changed: an earlier telling that takes the memory over keeps these (memory-changes.ts). */
   readonly edited?: readonly string[];
+  /** Per field a recorded edit set, the (time, event id) stamp of the edit that set it: the latest stamp wins, whatever the fold order. */
+  readonly edits?: Readonly<Record<string, string>>;
+  /** The stamps of its latest reinforcements (at most as many as can still raise its confidence), sorted. */
+  readonly reinforcedAt?: readonly string[];
   /** Files it had before an earlier telling took it over under another name: let go of by its sink. */
   readonly movedFrom?: readonly string[];
 }
