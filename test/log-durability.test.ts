@@ -342,9 +342,12 @@ describe('rebuild, aside then swapped', () => {
     const killed = await runCommand('strace', ['-f', '-qq', '-o', '/dev/null', '-P', h.paths.state, '-e', `trace=${renames}`, '-e', `inject=${renames}:signal=SIGKILL:when=1`, process.execPath, cliPath, 'rebuild'], { env: h.env });
     expect(killed.signal === 'SIGKILL' || killed.code === 137, `${killed.code} ${killed.signal} ${killed.stderr}`).toBe(true);
     expect(walkFiles(projects)).toEqual(before);
-    // The next rebuild completes and writes it, through the ownership rules: nothing left failing.
+    expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.')).length).toBeGreaterThan(0);
+    // The next rebuild completes and writes it, through the ownership rules: nothing left failing,
+    // and nothing left of the rebuild that died.
     const rebuild = await cliHere(['rebuild'], h.env);
     expect(rebuild.code, rebuild.stderr).toBe(0);
+    expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.'))).toEqual([]);
     expect(walkFiles(projects)).toEqual(written);
     const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).not.toMatch(/could not write the files|changed by someone/);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncDir } from '../atomic-write.js';
 import { describeError, EngramError } from '../errors.js';
@@ -28,6 +28,8 @@ export async function rebuildAside(ctx: EngineCommandContext): Promise<number> {
   const aside = join(paths.home, `rebuild.${process.pid}`);
   const old = join(paths.home, `rebuild.${process.pid}.old`);
   try {
+    // What a rebuild killed before it cleaned up left: with the log to this one, none is running.
+    for (const name of readdirSync(paths.home)) if (/^rebuild\.\d+(\.old)?$/.test(name)) rmSync(join(paths.home, name), { recursive: true, force: true });
     // A memory file changed by hand since the last round is recorded first, as an event, so the
     // rebuild writes the edit and never the memory as it was. Needs the live state: skipped,
     // and said, when that cannot be read.

@@ -195,7 +195,7 @@ export class FileSink<R> implements Sink<R> {
 
   async #clear(dir: string, ledger: OwnershipLedger): Promise<void> {
     if (this.#cleared.has(dir)) return;
-    await clearLeftovers(dir, ledger);
+    await clearLeftovers(dir, ledger, [this.#options.indexWriter ?? 'index', ...(this.#options.indexBefore ?? [])]);
     this.#cleared.add(dir);
   }
 
@@ -323,6 +323,7 @@ export class FileSink<R> implements Sink<R> {
    */
   async #updateIndex(dir: string, part: IndexPart, ledger: OwnershipLedger): Promise<void> {
     const path = join(this.#options.root, dir, 'MEMORY.md');
+    await this.#clear(dirname(path), ledger);
     const key = `${path}#${this.#options.indexWriter ?? 'index'}`;
     const [record] = await ledger.get([key]);
     const otherKeys = (this.#options.indexBefore ?? []).map((writer) => `${path}#${writer}`);
