@@ -317,6 +317,42 @@ describe('rebuild, aside then swapped', () => {
     expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.'))).toEqual([]);
   }, 300_000);
 
+  it.skipIf(!root)('writes the memory directories only once the new state is complete: killed before the swap, they are as they were', async () => {
+    const h = home();
+    // Sessions with corrections in them: memory files and MEMORY.md beside the stats files.
+    const events = syntheticEvents({ sessions: 6, eventsPerSession: 30, projects: 2, seed: 14 });
+    const corrections = ['no, use pnpm here, not npm', 'this repo uses vitest, not jest', 'from now on always run the linter before you commit'];
+    let n = 0;
+    for (const [i, event] of events.entries()) {
+      if (event.type === 'PromptSubmitted' && i % 7 === 1 && n < corrections.length) events[i] = { ...event, data: { prompt: corrections[n]!, chars: corrections[n++]!.length, truncated: false } };
+    }
+    spool(h.paths.spoolNew, events, 1_700_000_000_000_000);
+    await drain(h.env);
+    const projects = join(h.paths.claude, 'projects');
+    const written = walkFiles(projects);
+    const stats = Object.keys(written).filter((path) => path.endsWith('/auto-stats.md'));
+    expect(stats.length).toBeGreaterThan(0);
+    expect(Object.keys(written).some((path) => /\/memory\/(?!auto-)[^/]+\.md$/.test(path) && !path.endsWith('MEMORY.md'))).toBe(true);
+    // A file of engram's gone from a memory directory: a whole rebuild writes it again, but only
+    // once its new state is complete.
+    rmSync(join(projects, '..', stats[0]!));
+    const before = walkFiles(projects);
+    // Killed at the swap (the first rename of state/): the new state and views are complete, nothing swapped yet.
+    const renames = 'rename,renameat,renameat2';
+    const killed = await runCommand('strace', ['-f', '-qq', '-o', '/dev/null', '-P', h.paths.state, '-e', `trace=${renames}`, '-e', `inject=${renames}:signal=SIGKILL:when=1`, process.execPath, cliPath, 'rebuild'], { env: h.env });
+    expect(killed.signal === 'SIGKILL' || killed.code === 137, `${killed.code} ${killed.signal} ${killed.stderr}`).toBe(true);
+    expect(walkFiles(projects)).toEqual(before);
+    expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.')).length).toBeGreaterThan(0);
+    // The next rebuild completes and writes it, through the ownership rules: nothing left failing,
+    // and nothing left of the rebuild that died.
+    const rebuild = await cliHere(['rebuild'], h.env);
+    expect(rebuild.code, rebuild.stderr).toBe(0);
+    expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.'))).toEqual([]);
+    expect(walkFiles(projects)).toEqual(written);
+    const doctor = await cliHere(['doctor'], h.env);
+    expect(doctor.stdout).not.toMatch(/could not write the files|changed by someone/);
+  }, 300_000);
+
   it('heals a projection state that cannot be read whole with the command doctor names', async () => {
     const h = home();
     spool(h.paths.spoolNew, syntheticEvents({ sessions: 10, eventsPerSession: 60, seed: 13 }), 1_700_000_000_000_000);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,49 @@ describe('two kills in a row around a sink\'s write', () => {
       expect(report.outputs.map(([, out]) => out?.state)).toEqual(['written']);
       expect(readFileSync(full, 'utf8')).toBe('sessions: 4\n');
       expect(leftovers(join(root, 'claude', 'projects/p/memory'))).toEqual([]);
+    } finally {
+      await store.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a kill while MEMORY.md is replaced', () => {
+  // The crash loop (seed 16, 25 kills) found `.engram-<pid>-<random>-<hex of MEMORY.md>.old` left
+  // for good: the hard link to the file as it was, kept across the rename, whose settling the kill
+  // cut short. MEMORY.md's records are per writer, so the old copy was taken for someone's bytes.
+  it('leaves no old copy behind once a sink next writes in that directory', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'engram-index-kill-'));
+    const store = await StateStore.open(join(root, 'state'), { now: () => new Date(NOW) });
+    try {
+      const dir = 'projects/p/memory';
+      const sinkOf = () => new FileSink<string>({ root: join(root, 'claude'), indexWriter: 'stats', materialize: (_key, row) => [{ kind: 'write', path: `${dir}/auto-stats.md`, content: row }, { kind: 'index', dir, entries: [{ file: 'auto-stats.md', description: row.trim() }] }] });
+      const context: SinkContext = { ledger: store.ownership, outputs: async (paths) => paths.map(() => undefined), scan: async function* () {} };
+      // The process the kill will take: its sink cleared the directory at its first write.
+      const killed = sinkOf();
+      await killed.apply([{ key: 'stats', row: 'sessions: 1\n' }], context);
+      const index = join(root, 'claude', dir, 'MEMORY.md');
+      const before = readFileSync(index);
+      // What the kill left: the old copy, hard-linked before the rename, and the new file in place.
+      const old = join(root, 'claude', dir, `.engram-99999-abcd1234-${Buffer.from('MEMORY.md').toString('hex')}.old`);
+      linkSync(index, old);
+      // Killed right after the rename: the records of MEMORY.md's lines are those put before it
+      // (the old lines and the new), the last put (what landed) never runs.
+      let puts = 0;
+      const dying: OwnershipLedger = {
+        get: (paths) => store.ownership.get(paths),
+        put: async (entries) => {
+          if (++puts === 4) throw new Error('killed');
+          await store.ownership.put(entries);
+        },
+      };
+      await killed.apply([{ key: 'stats', row: 'sessions: 2\n' }], { ...context, ledger: dying });
+      expect(readFileSync(index, 'utf8')).toBe('- [auto-stats.md](auto-stats.md) — sessions: 2\n');
+      expect(readFileSync(old).equals(before)).toBe(true);
+      // The next process's sink, at its first write there.
+      await sinkOf().apply([{ key: 'stats', row: 'sessions: 3\n' }], context);
+      expect(leftovers(join(root, 'claude', dir))).toEqual([]);
+      expect(readFileSync(index, 'utf8')).toBe('- [auto-stats.md](auto-stats.md) — sessions: 3\n');
     } finally {
       await store.close();
       rmSync(root, { recursive: true, force: true });

@@ -88,6 +88,11 @@ export interface OpenEngineOptions {
   modelIdleMs?: number;
   /** Told each time the model is let go for being unused. */
   onModelUnloaded?: () => void;
+  /**
+   * Write no file in Claude Code's memory directories: the rows that have one are recorded as
+   * failed, to be made by the next engine's retry (a whole rebuild built aside). Default false.
+   */
+  deferMemoryFiles?: boolean;
 }
 
 /**
@@ -122,7 +127,10 @@ async function engineParts(options: OpenEngineOptions, write: boolean): Promise<
     vectors = { embedder: model, store: new VectorStore({ dir: paths.vectors, model: model.model, dimensions: model.dimensions }) };
   }
   return {
-    projections: allProjections({ views: paths.views, claude: paths.claude }, vectors && indexer ? { vectors: { dir: paths.vectors, store: vectors.store, embedder: indexer } } : {}),
+    projections: allProjections({ views: paths.views, claude: paths.claude }, {
+      ...(vectors && indexer ? { vectors: { dir: paths.vectors, store: vectors.store, embedder: indexer } } : {}),
+      deferMemoryFiles: options.deferMemoryFiles,
+    }),
     reactors: [
       skillsInventoryReactor(),
       maintenanceReactor({ everyMs: options.maintainEveryMs }),

@@ -28,13 +28,15 @@ export interface ProjectionRoots {
  * Every projection of this build, with sinks writing under these roots; the vectors projection
  * only when it is given an embedder (it is the one projection that needs a model).
  */
-export function allProjections(roots: ProjectionRoots, options: { vectors?: VectorsSetup } = {}): Projection[] {
+export function allProjections(roots: ProjectionRoots, options: { vectors?: VectorsSetup; deferMemoryFiles?: boolean } = {}): Projection[] {
+  // A whole rebuild writes Claude Code's memory directories only once its state is complete (FileSinkOptions.deferred).
+  const deferred = options.deferMemoryFiles ?? false;
   const projections = [
     { projector: sessionsProjector, sink: new FileSink({ root: roots.views, materialize: materializeSessions, ownedDirs: ['sessions'], shared: false, durable: false }) },
     { projector: traceProjector, sink: new FileSink({ root: roots.views, materialize: materializeTrace, ownedDirs: ['trace'], shared: false, durable: false }) },
-    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, indexWriter: 'stats' }) },
+    { projector: statsProjector, sink: new FileSink({ root: roots.claude, materialize: materializeStats, indexWriter: 'stats', deferred }) },
     { projector: countsProjector, sink: rowsOnlySink },
-    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, takenHashes: memoryTakenHashes, indexWriter: 'memories', indexBefore: ['stats'] }) },
+    { projector: memoriesProjector, sink: new FileSink({ root: roots.claude, materialize: materializeMemories, takenHashes: memoryTakenHashes, indexWriter: 'memories', indexBefore: ['stats'], deferred }) },
     { projector: distillQueueProjector, sink: rowsOnlySink },
     { projector: summaryProjector, sink: new FileSink({ root: roots.views, materialize: materializeSummary, ownedDirs: ['summary'], shared: false, durable: false }) },
     { projector: recallIndexProjector, sink: new FileSink({ root: roots.views, materialize: materializeRecallIndex, ownedDirs: ['recall'], shared: false, durable: false }) },

@@ -13,6 +13,8 @@ import type { FileOp } from './file-ops.js';
 
 /** Under a sink's root that is engram's alone (views/): where its temporary files are written. */
 const TMP_DIR = '.tmp';
+/** Why a deferred sink's row has no file yet (see FileSinkOptions.deferred). */
+export const DEFERRED = 'written once the rebuilt state is complete';
 import type { OutputRecord, Sink, SinkContext, SinkReport } from './projector.js';
 import type { RowChange } from './row-change.js';
 
@@ -50,6 +52,12 @@ export interface FileSinkOptions<R> {
    */
   indexBefore?: readonly string[];
   /**
+   * Write nothing yet (a whole rebuild, for files people own too): each row with a file is
+   * reported failed with DEFERRED, so the lane records it and the runner's retry of failed rows
+   * makes it from the committed state, once that state is complete. Default false.
+   */
+  deferred?: boolean;
+  /**
    * Sync each file to disk before it replaces the old one. Default true; views that a rebuild
    * can always make again turn it off, which makes a rebuild several times faster.
    */
@@ -84,6 +92,10 @@ export class FileSink<R> implements Sink<R> {
       planned.push({ key: change.key, row: change.row, ops: change.row === null ? [] : await this.#options.materialize(change.key, change.row, context.scan) });
     }
     const report: SinkReport = { outputs: [], failed: [] };
+    if (this.#options.deferred) {
+      for (const { key, ops } of planned) if (ops.length > 0) report.failed.push({ key, message: DEFERRED });
+      return report;
+    }
     if (!this.#shared) {
       // engram's own files (views/): temporaries go to one directory under the root, emptied on
       // this process's first write, so a kill -9 mid-write leaves nothing in the views themselves.
@@ -183,7 +195,7 @@ export class FileSink<R> implements Sink<R> {
 
   async #clear(dir: string, ledger: OwnershipLedger): Promise<void> {
     if (this.#cleared.has(dir)) return;
-    await clearLeftovers(dir, ledger);
+    await clearLeftovers(dir, ledger, [this.#options.indexWriter ?? 'index', ...(this.#options.indexBefore ?? [])]);
     this.#cleared.add(dir);
   }
 
@@ -311,6 +323,7 @@ export class FileSink<R> implements Sink<R> {
    */
   async #updateIndex(dir: string, part: IndexPart, ledger: OwnershipLedger): Promise<void> {
     const path = join(this.#options.root, dir, 'MEMORY.md');
+    await this.#clear(dirname(path), ledger);
     const key = `${path}#${this.#options.indexWriter ?? 'index'}`;
     const [record] = await ledger.get([key]);
     const otherKeys = (this.#options.indexBefore ?? []).map((writer) => `${path}#${writer}`);
