@@ -61,11 +61,13 @@ describe('ingest', { timeout: 180_000 }, () => {
     const h = home({ ENGRAM_RECALL_WAIT_MS: '0' });
     expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
     const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
-    // Spawned 10 ms apart, so dozens overlap at any moment and many pairs of one session run
-    // strictly one after the other. Where one exited before another was spawned, it ran first.
+    // Spawned 25 ms apart, so dozens overlap at any moment and many pairs of one session run
+    // strictly one after the other, even where a loaded machine stretches each hook to seconds
+    // (10 ms apart left 40 such pairs in a full run at load 18). Where one exited before another
+    // was spawned, it ran first.
     const hooks = await Promise.all(
       Array.from({ length: 200 }, async (_, i) => {
-        await new Promise((resolve) => setTimeout(resolve, i * 10));
+        await new Promise((resolve) => setTimeout(resolve, i * 25));
         const spawnedAt = performance.now();
         const result = await runHook('UserPromptSubmit', prompt(sessions[i % 4]!, i), h.env);
         return { i, session: sessions[i % 4]!, spawnedAt, exitedAt: performance.now(), result };
