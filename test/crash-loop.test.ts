@@ -75,9 +75,9 @@ function killWorker(child: ChildProcess): void {
 function lineDiff(live: string | undefined, replayed: string | undefined): string {
   const a = (live ?? '').split('\n');
   const b = (replayed ?? '').split('\n');
-  const only = (lines: string[], other: string[], mark: string) => lines.map((line, i) => [line, i] as const).filter(([line]) => !other.includes(line)).map(([line, i]) => `  ${mark} ${i + 1}: ${line}`);
-  const moved = a.length === b.length && only(a, b, '-').length === 0 ? ['  (same lines, another order)', ...a.map((line, i) => (line === b[i] ? '' : `  - ${i + 1}: ${line}\n  + ${i + 1}: ${b[i]}`)).filter(Boolean)] : [];
-  return [...(live === undefined ? ['  (only in the replay)'] : replayed === undefined ? ['  (only in the live home)'] : []), ...only(a, b, '-'), ...only(b, a, '+'), ...moved].join('\n');
+  const notIn = (lines: string[], other: string[], mark: string) => lines.map((line, i) => [line, i] as const).filter(([line]) => !other.includes(line)).map(([line, i]) => `  ${mark} ${i + 1}: ${line}`);
+  const moved = a.length === b.length && notIn(a, b, '-').length === 0 ? ['  (same lines, another order)', ...a.map((line, i) => (line === b[i] ? '' : `  - ${i + 1}: ${line}\n  + ${i + 1}: ${b[i]}`)).filter(Boolean)] : [];
+  return [...(live === undefined ? ['  (only in the replay)'] : replayed === undefined ? ['  (only in the live home)'] : []), ...notIn(a, b, '-'), ...notIn(b, a, '+'), ...moved].join('\n');
 }
 
 /** Temporary files a write through a temporary file could leave behind. */
