@@ -12,6 +12,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildIdPlugin } from './bundle-hooks.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** zod is inlined: resolving its 77 files is what the front end paid for. Other packages are not. */
@@ -19,7 +20,6 @@ const INLINED = /^zod(\/|$)/;
 
 export async function bundleCli({ outdir, buildId }) {
   for (const file of readdirSync(outdir)) if (/^engram(-[A-Z0-9]+)?\.js$/.test(file)) rmSync(join(outdir, file));
-  const stamped = `export const BUILD_ID = ${JSON.stringify(buildId)};\n`;
   await build({
     entryPoints: [join(root, 'src', 'cli', 'main.ts')],
     outdir,
@@ -42,12 +42,7 @@ export async function bundleCli({ outdir, buildId }) {
           esbuild.onResolve({ filter: /^[^./]/ }, (args) => (INLINED.test(args.path) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
         },
       },
-      {
-        name: 'build-id',
-        setup(esbuild) {
-          esbuild.onLoad({ filter: /[\\/]src[\\/]build-id\.ts$/ }, () => ({ contents: stamped, loader: 'ts' }));
-        },
-      },
+      buildIdPlugin(buildId),
     ],
   });
 }

@@ -28,21 +28,24 @@ const base = {
   logLevel: 'warning',
 };
 
-function common(buildId) {
+/** The esbuild plugin that stamps `buildId` into src/build-id.ts (the hooks' bundles and the bin's). */
+export function buildIdPlugin(buildId) {
   const stamped = `export const BUILD_ID = ${JSON.stringify(buildId)};\n`;
+  return {
+    name: 'build-id',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]src[\\/]build-id\.ts$/ }, () => ({ contents: stamped, loader: 'ts' }));
+    },
+  };
+}
+
+function common(buildId) {
   return {
     ...base,
     // ensure-worker.ts finds the CLI relative to itself; CommonJS has no import.meta.
     define: { 'import.meta.url': 'hookFileUrl' },
     banner: { js: "const hookFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [
-      {
-        name: 'build-id',
-        setup(esbuild) {
-          esbuild.onLoad({ filter: /[\\/]src[\\/]build-id\.ts$/ }, () => ({ contents: stamped, loader: 'ts' }));
-        },
-      },
-    ],
+    plugins: [buildIdPlugin(buildId)],
   };
 }
 
