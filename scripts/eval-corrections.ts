@@ -1,11 +1,14 @@
 // The correction detector's evaluation (fixtures/corrections/README.md): precision, recall and F1
-// of detectCorrection on each labelled split. The tuning splits are what the rules were written
-// from; the held-out split is real prompts labelled before the detector ever ran on them, and is
-// only measured. `npm run eval` prints this after recall quality; test/correction-detector.test.ts
-// prints it too and holds the bars.
+// on each labelled split of the rule detector (detectCorrection, what the hook announces), the
+// learned classifier (learnedCorrection) and the two together (rules first, then the
+// classifier; measured, not enabled: see docs/capture.md), with counts and 95 % Wilson intervals. The tuning splits are what the rules
+// were written from and the classifier trained on; the held-out splits are real prompts labelled
+// and committed before either ever ran on them, and are only measured. `npm run eval` prints this
+// after recall quality; test/correction-detector.test.ts prints it too and holds the bars.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { detectCorrection } from '../src/capture/correction-detector.js';
+import { learnedCorrection } from '../src/capture/correction-classifier.js';
+import { detectCorrection, type Correction } from '../src/capture/correction-detector.js';
 
 export interface LabelledPrompt {
   prompt: string;
@@ -30,6 +33,14 @@ export const CORRECTION_SPLITS: readonly Split[] = [
   { name: 'hand-written', role: 'tuning', files: ['labelled.jsonl', 'holdout.jsonl', 'holdout-2.jsonl'] },
   { name: 'real, tuning', role: 'tuning', files: ['real-tuning.jsonl', 'real-tuning-2.jsonl', 'real-tuning-3.jsonl', 'real-tuning-4.jsonl', 'real-tuning-5.jsonl'] },
   { name: 'real, held-out', role: 'held-out', files: ['real-holdout-4.jsonl'] },
+  { name: 'real, held-out 5', role: 'held-out', files: ['real-holdout-5.jsonl'] },
+];
+
+/** What is scored: the rules alone, the classifier alone, and the rules first, then the classifier. */
+export const CORRECTION_DETECTORS: readonly { name: string; detect: (prompt: string) => Correction | null }[] = [
+  { name: 'rules', detect: detectCorrection },
+  { name: 'classifier', detect: learnedCorrection },
+  { name: 'rules+classifier', detect: (prompt) => detectCorrection(prompt) ?? learnedCorrection(prompt) },
 ];
 
 export interface SplitScore {
@@ -61,7 +72,7 @@ export function loadLabelled(dir: string, file: string): LabelledPrompt[] {
 
 const quote = (text: string) => JSON.stringify(text.length > 90 ? `${text.slice(0, 90)}…` : text);
 
-export function scoreSplit(split: Split, rows: readonly LabelledPrompt[]): SplitScore {
+export function scoreSplit(split: Split, rows: readonly LabelledPrompt[], detect: (prompt: string) => Correction | null = detectCorrection): SplitScore {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -69,7 +80,7 @@ export function scoreSplit(split: Split, rows: readonly LabelledPrompt[]): Split
   const misses: string[] = [];
   const falsePositives: string[] = [];
   for (const row of rows) {
-    const found = detectCorrection(row.prompt);
+    const found = detect(row.prompt);
     if (found && row.correction) {
       tp++;
       if (found.type === (row.type ?? 'feedback')) typeAgrees++;
@@ -100,9 +111,42 @@ export function scoreSplit(split: Split, rows: readonly LabelledPrompt[]): Split
   };
 }
 
-export function scoreCorrectionSplits(root: string): SplitScore[] {
+export function scoreCorrectionSplits(root: string, detect: (prompt: string) => Correction | null = detectCorrection): SplitScore[] {
   const dir = correctionFixtures(root);
-  return CORRECTION_SPLITS.map((split) => scoreSplit(split, split.files.flatMap((file) => loadLabelled(dir, file))));
+  return CORRECTION_SPLITS.map((split) => scoreSplit(split, split.files.flatMap((file) => loadLabelled(dir, file)), detect));
+}
+
+/** The 95 % Wilson score interval of k successes in n trials: honest at small n and near 0 or 1. */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+const interval = ([lo, hi]: [number, number]) => `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+
+/** One line a detector and split: precision and recall with their counts and intervals. */
+export function countsLine(detector: string, s: SplitScore): string {
+  return (
+    `  ${detector.padEnd(17)} ${s.split.name.padEnd(17)} ${s.split.role.padEnd(9)} ` +
+    `P ${s.precision.toFixed(3)} (${s.tp}/${s.tp + s.fp}, ${interval(wilson(s.tp, s.tp + s.fp))})  ` +
+    `R ${s.recall.toFixed(3)} (${s.tp}/${s.tp + s.fn}, ${interval(wilson(s.tp, s.tp + s.fn))})`
+  );
+}
+
+/** Every detector on every split: the lines `npm run eval` prints, and the scores. */
+export function detectorReport(root: string): { lines: string[]; scores: Map<string, SplitScore[]> } {
+  const scores = new Map(CORRECTION_DETECTORS.map((d) => [d.name, scoreCorrectionSplits(root, d.detect)]));
+  const lines = ['Rules (what engram runs), the learned classifier, and both (measured only): precision (found right / found), recall (found / corrections), 95 % Wilson intervals:'];
+  for (const [name, splitScores] of scores) for (const s of splitScores) lines.push(countsLine(name, s));
+  const both = scores.get('rules+classifier')!;
+  for (const s of both.filter((x) => x.split.role === 'held-out')) {
+    const ok = s.precision >= 0.95 && s.recall >= 0.8;
+    lines.push(`  held-out target (precision ≥ 0.95, recall ≥ 0.80), rules+classifier: ${ok ? 'met' : 'NOT met'} on ${s.split.name}`);
+  }
+  return { lines, scores };
 }
 
 /** The report: one row per split, then each split's misses and false positives. */
@@ -135,5 +179,7 @@ export function correctionReport(scores: readonly SplitScore[], details = true):
 
 // Run as a script: `node dist/scripts/eval-corrections.js`.
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  console.log(correctionReport(scoreCorrectionSplits(resolve(import.meta.dirname, '..', '..'))).join('\n'));
+  const root = resolve(import.meta.dirname, '..', '..');
+  console.log(correctionReport(scoreCorrectionSplits(root)).join('\n'));
+  console.log(detectorReport(root).lines.join('\n'));
 }

@@ -22,7 +22,7 @@ import { cardOf, type MemoryCard } from '../src/recall/memory-card.js';
 import { evaluate, METRICS_HEADER, metricsRow, type EvalQuery, type Metrics, type Ranked, type Ranker } from '../src/recall/recall-eval.js';
 import { dirsFor, loadEvalSet, type EvalSet } from './recall-eval-set.js';
 import { graphRanker } from './graph-eval-signal.js';
-import { correctionReport, scoreCorrectionSplits } from './eval-corrections.js';
+import { correctionReport, detectorReport, scoreCorrectionSplits } from './eval-corrections.js';
 import { runLocomoEval } from './eval-locomo.js';
 import { DEV_CONVERSATIONS, loadLocomo, LOCOMO_HOW_TO, locomoPath } from './locomo-set.js';
 
@@ -400,5 +400,5 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
     }
   }
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s; embeddings cached in ${cacheDir})`);
-  if (only !== 'locomo') console.log(`\n${correctionReport(scoreCorrectionSplits(repo)).join('\n')}`);
+  if (only !== 'locomo') console.log(`\n${correctionReport(scoreCorrectionSplits(repo)).join('\n')}\n${detectorReport(repo).lines.join('\n')}`);
 }

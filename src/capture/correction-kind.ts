@@ -9,4 +9,5 @@ export type CorrectionKind =
   | 'stop' // "stop adding…"
   | 'preference' // "I prefer…", "I'd rather…", "I want you to always…"
   | 'instead' // "use X, not Y" on its own, "don't use X, use Y"
-  | 'house-rule'; // "this repo uses Y, not X", "we don't do X", "in this codebase we use Y"
+  | 'house-rule' // "this repo uses Y, not X", "we don't do X", "in this codebase we use Y"
+  | 'learned'; // no cue the rules read: the learned classifier's (correction-classifier.ts), measured only
