@@ -34,6 +34,7 @@ export const CORRECTION_SPLITS: readonly Split[] = [
   { name: 'real, tuning', role: 'tuning', files: ['real-tuning.jsonl', 'real-tuning-2.jsonl', 'real-tuning-3.jsonl', 'real-tuning-4.jsonl', 'real-tuning-5.jsonl'] },
   { name: 'real, held-out', role: 'held-out', files: ['real-holdout-4.jsonl'] },
   { name: 'real, held-out 5', role: 'held-out', files: ['real-holdout-5.jsonl'] },
+  { name: 'real, held-out 6', role: 'held-out', files: ['real-holdout-6.jsonl'] },
 ];
 
 /** What is scored: the rules alone, the classifier alone, and the rules first, then the classifier. */
@@ -129,18 +130,37 @@ const interval = ([lo, hi]: [number, number]) => `${lo.toFixed(2)}–${hi.toFixe
 
 /** One line a detector and split: precision and recall with their counts and intervals. */
 export function countsLine(detector: string, s: SplitScore): string {
+  // Nothing found: precision is undefined, not 1.
+  const precision = s.tp + s.fp === 0 ? '  —  ' : s.precision.toFixed(3);
   return (
     `  ${detector.padEnd(17)} ${s.split.name.padEnd(17)} ${s.split.role.padEnd(9)} ` +
-    `P ${s.precision.toFixed(3)} (${s.tp}/${s.tp + s.fp}, ${interval(wilson(s.tp, s.tp + s.fp))})  ` +
+    `P ${precision} (${s.tp}/${s.tp + s.fp}, ${interval(wilson(s.tp, s.tp + s.fp))})  ` +
     `R ${s.recall.toFixed(3)} (${s.tp}/${s.tp + s.fn}, ${interval(wilson(s.tp, s.tp + s.fn))})`
   );
+}
+
+/** The held-out splits as one: their counts summed (each file was scored once, as it came). */
+export function pooled(scores: readonly SplitScore[]): SplitScore {
+  const sum = (key: 'tp' | 'fp' | 'fn' | 'prompts' | 'real') => scores.reduce((n, s) => n + s[key], 0);
+  const [tp, fp, fn] = [sum('tp'), sum('fp'), sum('fn')];
+  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
+  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
+  return {
+    split: { name: 'all held-out', role: 'held-out', files: scores.flatMap((s) => s.split.files) },
+    prompts: sum('prompts'), corrections: tp + fn, real: sum('real'), tp, fp, fn, precision, recall,
+    f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
+    typeAgreement: 1, misses: [], falsePositives: [],
+  };
 }
 
 /** Every detector on every split: the lines `npm run eval` prints, and the scores. */
 export function detectorReport(root: string): { lines: string[]; scores: Map<string, SplitScore[]> } {
   const scores = new Map(CORRECTION_DETECTORS.map((d) => [d.name, scoreCorrectionSplits(root, d.detect)]));
   const lines = ['Rules (what engram runs), the learned classifier, and both (measured only): precision (found right / found), recall (found / corrections), 95 % Wilson intervals:'];
-  for (const [name, splitScores] of scores) for (const s of splitScores) lines.push(countsLine(name, s));
+  for (const [name, splitScores] of scores) {
+    for (const s of splitScores) lines.push(countsLine(name, s));
+    lines.push(countsLine(name, pooled(splitScores.filter((s) => s.split.role === 'held-out'))));
+  }
   const both = scores.get('rules+classifier')!;
   for (const s of both.filter((x) => x.split.role === 'held-out')) {
     const ok = s.precision >= 0.95 && s.recall >= 0.8;

@@ -20,7 +20,7 @@ const holdout = ['holdout.jsonl', 'holdout-2.jsonl'].flatMap(load);
 // held-out ones that were labelled before the detector ran on them and are only measured.
 // A held-out file moves to tuning (renamed real-tuning-N) once its failures have been looked at.
 const TUNING_FILES = ['real-tuning.jsonl', 'real-tuning-2.jsonl', 'real-tuning-3.jsonl', 'real-tuning-4.jsonl', 'real-tuning-5.jsonl'];
-const HELD_OUT_FILES = ['real-holdout-4.jsonl', 'real-holdout-5.jsonl'];
+const HELD_OUT_FILES = ['real-holdout-4.jsonl', 'real-holdout-5.jsonl', 'real-holdout-6.jsonl'];
 const realTuning = TUNING_FILES.flatMap(load);
 const realHeldOut = HELD_OUT_FILES.flatMap(load);
 
