@@ -8,7 +8,7 @@
 // steps. The regularisation and the threshold are chosen by 5-fold cross-validation on the tuning
 // prompts (folds by a hash of the prompt): of the thresholds at which the rules OR the classifier
 // keep precision ≥ 0.95 on the out-of-fold predictions, the one with the best recall.
-//   npm run build && node dist/scripts/train-correction-classifier.js [--check]
+//   npm run train:corrections            (or: node dist/scripts/train-correction-classifier.js [--check])
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { detectCorrection } from '../src/capture/correction-detector.js';
