@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { BUILD_ID } from '../build-id.js';
 import { clockFromEnv } from '../clock.js';
 import { isOlderBuild } from '../compare-builds.js';
@@ -78,6 +77,8 @@ export async function answerFromWorker(argv: readonly string[], env: NodeJS.Proc
   const running = await liveWorker(paths);
   if (!running || isOlderBuild(running.build, BUILD_ID)) return undefined;
 
+  // Only now: `engram --help` and every command the full CLI runs do not load node:net here.
+  const { connect } = await import('node:net');
   const bar = progressBar(terminal.stderr);
   const readerGone = new AbortController();
   let code: number | undefined;
@@ -92,7 +93,7 @@ export async function answerFromWorker(argv: readonly string[], env: NodeJS.Proc
     else if (answer.t === 'exit') code = answer.code;
   };
   try {
-    const reached = await ask(paths.socket, { op: 'command', name: command.name, args: command.args, tty: Boolean(terminal.stderr.isTTY) }, take, readerGone.signal);
+    const reached = await ask(connect, paths.socket, { op: 'command', name: command.name, args: command.args, tty: Boolean(terminal.stderr.isTTY) }, take, readerGone.signal);
     if (!reached) return undefined;
     bar.clear();
     if (readerGone.signal.aborted) return 0;
@@ -110,7 +111,7 @@ export async function answerFromWorker(argv: readonly string[], env: NodeJS.Proc
  * when no worker was reached (nothing listens, or it closed without a word of answer), and
  * nothing ran; else as askWorker resolves or rejects.
  */
-function ask(socketPath: string, request: object, take: (answer: CommandAnswer) => void, signal: AbortSignal): Promise<boolean> {
+function ask(connect: typeof import('node:net').connect, socketPath: string, request: object, take: (answer: CommandAnswer) => void, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const socket = connect(socketPath);
     let connected = false;
