@@ -1,11 +1,17 @@
-// Bundles the CLI's front end (issue 22): `engram` is the bin users run, and a command the worker
-// answers (`engram log stats`) spent most of its start in Node's ESM loader resolving ≈ 110
-// modules, 77 of them zod's. One entry, dist/src/cli/engram.js, with every source module and zod
-// inlined; the commands stay loaded on demand (esbuild's code splitting makes each `import()` a
-// chunk beside the entry), and every other package (LevelDB, LanceDB, the model, the MCP SDK) is
-// left to Node. The chunks sit in dist/src/cli so each `new URL('./main.js', import.meta.url)`
-// the commands make still names the tsc build's main.js (what starts the worker) and
-// `../../hooks/` still names dist/hooks.
+// Bundles the bin (issue 22): `engram` is what users run, and a command the worker answers
+// (`engram log stats`) spent most of its start in Node's ESM loader and in building zod's schemas.
+// Two builds:
+// - dist/src/cli/engram.js, the front end (src/cli/front-end.ts): one file with every module it
+//   imports inlined and no package at all (node: built-ins only), which asks the running worker
+//   itself when it can (answer-from-worker.ts);
+// - dist/src/cli/engram-main.js, the full CLI (main.ts), which the front end imports for anything
+//   else: its source modules and zod inlined, the commands loaded on demand (esbuild's code
+//   splitting makes each `import()` a chunk beside it), every other package (LevelDB, LanceDB,
+//   the model, the MCP SDK) left to Node. engram-socket-protocol.js is the worker's answer
+//   schema, which the front end loads only for a line it cannot check by hand.
+// The chunks sit in dist/src/cli so each `new URL('./main.js', import.meta.url)` the commands
+// make still names the tsc build's main.js (what starts the worker) and `../../hooks/` still
+// names dist/hooks.
 //
 // Tests and the worker run the tsc build (dist/src/cli/main.js); both carry the same build id.
 import { readdirSync, rmSync } from 'node:fs';
@@ -18,28 +24,57 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** zod is inlined: resolving its 77 files is what the front end paid for. Other packages are not. */
 const INLINED = /^zod(\/|$)/;
 
+const common = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Smaller to parse; names kept, so an error's class and a stack still read.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+/** What the front end loads only when it must, as the full build names it. */
+const FROM_FULL_BUILD = { './main.js': './engram-main.js', '../socket/socket-protocol.js': './engram-socket-protocol.js' };
+
 export async function bundleCli({ outdir, buildId }) {
-  for (const file of readdirSync(outdir)) if (/^engram(-[A-Z0-9]+)?\.js$/.test(file)) rmSync(join(outdir, file));
+  for (const file of readdirSync(outdir)) if (/^engram(-[\w-]+)?\.js$/.test(file)) rmSync(join(outdir, file));
   await build({
-    entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+    ...common,
+    entryPoints: { 'engram-main': join(root, 'src', 'cli', 'main.ts'), 'engram-socket-protocol': join(root, 'src', 'socket', 'socket-protocol.ts') },
     outdir,
-    entryNames: 'engram',
     chunkNames: 'engram-[hash]',
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // Smaller to parse; names kept, so an error's class and a stack still read.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'warning',
     plugins: [
       {
         name: 'packages-external-but-zod',
         setup(esbuild) {
           esbuild.onResolve({ filter: /^[^./]/ }, (args) => (INLINED.test(args.path) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
+        },
+      },
+      buildIdPlugin(buildId),
+    ],
+  });
+  await build({
+    ...common,
+    entryPoints: [join(root, 'src', 'cli', 'front-end.ts')],
+    outfile: join(outdir, 'engram.js'),
+    plugins: [
+      {
+        name: 'front-end-alone',
+        setup(esbuild) {
+          esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
+            if (args.path.startsWith('node:')) return undefined;
+            return { errors: [{ text: `the bin's front end imports ${args.path} (from ${args.importer}): it loads no package; move that to main.ts's side` }] };
+          });
+          esbuild.onResolve({ filter: /^\.\.?\// }, (args) => {
+            if (args.kind !== 'dynamic-import') return undefined;
+            const path = FROM_FULL_BUILD[args.path];
+            if (path) return { path, external: true };
+            return { errors: [{ text: `the bin's front end imports ${args.path} on demand: name it in FROM_FULL_BUILD (scripts/bundle-cli.mjs)` }] };
+          });
         },
       },
       buildIdPlugin(buildId),

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { readPidFile } from '../src/launch/live-worker.js';
-import { lineReader } from '../src/socket/socket-protocol.js';
+import { lineReader } from '../src/socket/line-reader.js';
 import { cliPath, drain, runCli, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 

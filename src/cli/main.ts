@@ -113,15 +113,15 @@ async function run(command: string | undefined, rest: string[], cli: CliContext)
   return (await load())(command, rest, cli);
 }
 
-const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === realpathSync(process.argv[1]);
-if (invokedDirectly) {
+/** The bin: `engram ARGV` with this process's streams, its exit code set when it ends. */
+export function runAsBin(argv: string[]): Promise<void> {
   // `engram log dump | head -1`: the reader leaving is not an error. The write that failed
   // reports it to the command, which ends quietly; this keeps the stream's own error event
   // from becoming a crash.
   process.stdout.on('error', (err) => {
     if (!isBrokenPipe(err)) throw err;
   });
-  main(process.argv.slice(2), process.env, { stdout: process.stdout, stderr: process.stderr })
+  return main(argv, process.env, { stdout: process.stdout, stderr: process.stderr })
     .then((code) => {
       process.exitCode = code;
     })
@@ -135,3 +135,7 @@ if (invokedDirectly) {
       process.exitCode = isEngramError(err, 'USAGE') ? 2 : 1;
     });
 }
+
+// Run as `node main.js` (the worker is started so); the bin users run is front-end.ts's bundle.
+const invokedDirectly = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === realpathSync(process.argv[1]);
+if (invokedDirectly) void runAsBin(process.argv.slice(2));

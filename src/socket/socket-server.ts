@@ -9,7 +9,8 @@ import { memoryProvenance } from '../commands/memory-provenance.js';
 import type { SearchHit } from '../commands/search-memories.js';
 import { MAX_LEFT_OUT, MAX_RECALLED_PER_PROMPT } from '../events/recall-events.js';
 import type { RecallResult } from '../recall/recall.js';
-import { lineReader, MAX_REQUEST_CHARS, requestSchema, type Request, type Response } from './socket-protocol.js';
+import { lineReader, MAX_REQUEST_CHARS } from './line-reader.js';
+import { requestSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface SocketServerOptions {
   path: string;

@@ -2,7 +2,8 @@ import { connect } from 'node:net';
 import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { foreignSocket, foreignSocketAdvice } from './socket-owner.js';
-import { lineReader, MAX_RESPONSE_CHARS, responseSchema, type Request, type Response } from './socket-protocol.js';
+import { lineReader, MAX_RESPONSE_CHARS } from './line-reader.js';
+import { responseSchema, type Request, type Response } from './socket-protocol.js';
 
 export interface AskOptions {
   /**
