@@ -513,8 +513,9 @@ async function benchRebuild(): Promise<void> {
   rows.push({
     what: 'rebuild 100k events (1,000 sessions) vs decode',
     ratio,
-    target: '≤ 3.00',
-    ok: ratio <= 3,
+    // Issue 22: the cost of a rebuild stays within twice merely reading the log.
+    target: '≤ 2.00',
+    ok: ratio <= 2,
     detail: `median of 4: rebuild ${rebuildMs.toFixed(0)} ms, iterate+decode ${decodeMs.toFixed(0)} ms`,
   });
 }

@@ -2,6 +2,7 @@ import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
+import { copyOf } from './copy-of.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
 
 const SESSION = 'session:';
@@ -45,7 +46,7 @@ export const sessionsProjector = defineProjector<SessionsRow>({
     }
     const day = state.get(dayKey) as SessionDay | undefined;
     const before = day?.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
-    const sessions = new Map(day?.sessions);
+    const sessions = copyOf(day?.sessions);
     sessions.set(event.session, nextSessionRecord(before, event));
     changes.push(rowChange(dayKey, { project: day?.project ?? event.project, day: day?.day ?? event.ts.slice(0, 10), sessions }));
     return changes;

@@ -64,13 +64,21 @@ export const traceProjector = defineProjector<TraceRow>({
     const projectKey = PROJECT + record.project;
     const trace = state.get(projectKey) as ProjectTrace | undefined;
     const earlier = trace?.recent ?? [];
-    const recent = distillation
-      ? earlier.map((other) => (other.session === record.session ? record : other))
-      : [record, ...earlier.filter((other) => other.session !== record.session)].slice(0, RECENT);
+    const recent = distillation ? earlier.map((other) => (other.session === record.session ? record : other)) : latest(record, earlier);
     const changes: RowChange<TraceRow>[] = [rowChange(sessionKey, record), rowChange(projectKey, { project: record.project, recent })];
     return changes;
   },
 });
+
+/** The record first, then the others of `earlier` (most recent first), RECENT in all: one array, not three, at every event. */
+function latest(record: SessionRecord, earlier: readonly SessionRecord[]): SessionRecord[] {
+  const recent = [record];
+  for (const other of earlier) {
+    if (recent.length === RECENT) break;
+    if (other.session !== record.session) recent.push(other);
+  }
+  return recent;
+}
 
 /** views/trace/<project slug>.json, for project rows; session rows have no file of their own. */
 export function materializeTrace(key: string, row: TraceRow): FileOp[] {
