@@ -1,12 +1,13 @@
 import type { DomainEvent } from '../events/catalog.js';
 import { defineProjector } from './projector.js';
 import { rowChange } from './row-change.js';
+import { keyCache } from './key-cache.js';
 
 /** Events `engram backfill` derives from Claude Code's records carry ids with this prefix. */
 export const BACKFILLED_ID_PREFIX = 'bf:';
 
 const LIVE = 'l:';
-export const liveSessionKey = (session: string): string => LIVE + session;
+export const liveSessionKey: (session: string) => string = keyCache(LIVE);
 
 /** When the hooks first reported a session. */
 export interface LiveSession {

@@ -4,6 +4,7 @@ import { rowChange, type RowChange } from './row-change.js';
 import { traceLine } from './trace-line.js';
 import { traceViewPath } from './view-paths.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type DistilledVia, type SessionRecord } from './session-record.js';
+import { keyCache } from './key-cache.js';
 
 /** How many of a project's latest sessions its trace view keeps. */
 const RECENT = 3;
@@ -17,6 +18,9 @@ export interface ProjectTrace {
 }
 
 type TraceRow = SessionRecord | ProjectTrace;
+
+const sessionKeyOf = keyCache(SESSION);
+const projectKeyOf = keyCache(PROJECT);
 
 export interface TraceView {
   project: string;
@@ -46,7 +50,7 @@ export const traceProjector = defineProjector<TraceRow>({
   handles: [...sessionEventTypes, 'DistillCompleted', 'DistillSkipped'],
   evolve(state, event) {
     if (event.session === '' || event.project === '') return [];
-    const sessionKey = SESSION + event.session;
+    const sessionKey = sessionKeyOf(event.session);
     const known = state.get(sessionKey) as SessionRecord | undefined;
     const distillation = event.type === 'DistillCompleted' || event.type === 'DistillSkipped';
     if (distillation && !known) return [];
@@ -61,7 +65,7 @@ export const traceProjector = defineProjector<TraceRow>({
         distilledVia: event.type === 'DistillCompleted' ? (event.data.via === 'llm' ? 'llm' as const : 'trace' as const) : (before.distilledVia ?? 'skipped'),
       }
       : nextSessionRecord(before, event);
-    const projectKey = PROJECT + record.project;
+    const projectKey = projectKeyOf(record.project);
     const trace = state.get(projectKey) as ProjectTrace | undefined;
     const earlier = trace?.recent ?? [];
     const recent = distillation ? earlier.map((other) => (other.session === record.session ? record : other)) : latest(record, earlier);
