@@ -32,14 +32,17 @@ export const liveSessionsProjector = defineProjector<LiveSession>({
     if (event.session === '' || event.id.startsWith(BACKFILLED_ID_PREFIX)) return [];
     const key = liveSessionKey(event.session);
     const before = state.get(key);
-    if (before && !earlier(event.ts, before.firstAt)) return [];
+    if (before && notAfter(before.firstAt, event.ts)) return [];
     return [rowChange(key, { firstAt: event.ts })];
   },
 });
 
-/** ISO timestamps in UTC, both of the envelope's one form, compare as strings; anything else by the time it names. */
+/**
+ * Whether `a` is no later than `b`. ISO timestamps in UTC of the envelope's one form compare as
+ * strings (no parse at every event); anything else by the time it names, as before.
+ */
 const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-function earlier(a: string, b: string): boolean {
-  if (a.length === 24 && b.length === 24 && CANONICAL.test(a) && CANONICAL.test(b)) return a < b;
-  return Date.parse(a) < Date.parse(b);
+function notAfter(a: string, b: string): boolean {
+  if (a.length === 24 && b.length === 24 && CANONICAL.test(a) && CANONICAL.test(b)) return a <= b;
+  return Date.parse(a) <= Date.parse(b);
 }
