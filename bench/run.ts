@@ -482,6 +482,12 @@ async function benchRebuild(): Promise<void> {
   for (let i = 0; i < events.length; i += 5000) await log.append(events.slice(i, i + 5000));
   const decodeTimes: number[] = [];
   const rebuildTimes: number[] = [];
+  // CPU time too (this process's threads, LevelDB's included): on a loaded machine it says more than the wall clock.
+  const cpuRatios: number[] = [];
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   const store = await StateStore.open(join(dir, 'state'), { now: () => new Date() });
   const runner = new ProjectionRunner({
     log,
@@ -495,15 +501,19 @@ async function benchRebuild(): Promise<void> {
   for (let round = 0; round < 5; round++) {
     // Baseline: iterate the same LevelDB and decode every value, nothing else.
     let t = performance.now();
+    let cpu = cpuMs();
     let count = 0;
     for await (const batch of log.read({ batchSize: 1000 })) count += batch.length;
     const decodeMs = performance.now() - t;
+    const decodeCpu = cpuMs() - cpu;
     if (count !== events.length) throw new Error(`read ${count} of ${events.length}`);
     t = performance.now();
+    cpu = cpuMs();
     await runner.rebuild();
     if (round === 0) continue;
     decodeTimes.push(decodeMs);
     rebuildTimes.push(performance.now() - t);
+    cpuRatios.push((cpuMs() - cpu) / decodeCpu);
   }
   await store.close();
   await log.close();
@@ -513,8 +523,9 @@ async function benchRebuild(): Promise<void> {
   rows.push({
     what: 'rebuild 100k events (1,000 sessions) vs decode',
     ratio,
-    target: '≤ 3.00',
-    ok: ratio <= 3,
-    detail: `median of 4: rebuild ${rebuildMs.toFixed(0)} ms, iterate+decode ${decodeMs.toFixed(0)} ms`,
+    // Issue 22: the cost of a rebuild stays within twice merely reading the log.
+    target: '≤ 2.00',
+    ok: ratio <= 2,
+    detail: `median of 4: rebuild ${rebuildMs.toFixed(0)} ms, iterate+decode ${decodeMs.toFixed(0)} ms; CPU time ${median(cpuRatios).toFixed(2)}×`,
   });
 }

@@ -49,10 +49,11 @@ export class RoundRows {
         // Rows are never undefined here: a deleted row is null, a row the store lacks is ABSENT.
         const row = changed.get(key) ?? loaded.get(key);
         if (row !== undefined) return row === null || row === ABSENT ? undefined : row;
+        // Asked first: in a rebuild most keys asked for are new, and everything committed is in it.
+        if (lane.written && !lane.written.rows.has(key)) return undefined;
         const cached = lane.cache.get(key);
         if (cached === ABSENT) return undefined;
         if (cached !== undefined) return cached;
-        if (lane.written && !lane.written.rows.has(key)) return undefined;
         throw new RowNotLoaded(key);
       },
     };

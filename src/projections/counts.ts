@@ -1,6 +1,7 @@
 import { knownDefinitions, type EventType } from '../events/catalog.js';
 import { defineProjector } from './projector.js';
 import { rowChange, type RowChange } from './row-change.js';
+import { keyCache } from './key-cache.js';
 
 const TYPE = 'type:';
 const REJECTED = 'rejected';
@@ -11,6 +12,8 @@ export interface RejectedInputs {
 }
 
 type CountsRow = number | RejectedInputs;
+
+const typeKeyOf = keyCache(TYPE);
 
 /** How many rejected inputs the doctor lists. */
 const LATEST = 3;
@@ -25,7 +28,7 @@ export const countsProjector = defineProjector<CountsRow>({
   projectorVersion: 1,
   handles: knownDefinitions.map((definition) => definition.type as EventType),
   evolve(state, event) {
-    const key = TYPE + event.type;
+    const key = typeKeyOf(event.type);
     const changes: RowChange<CountsRow>[] = [rowChange(key, ((state.get(key) as number | undefined) ?? 0) + 1)];
     if (event.type === 'HookInputRejected') {
       const before = (state.get(REJECTED) as RejectedInputs | undefined)?.latest ?? [];

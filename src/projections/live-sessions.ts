@@ -1,12 +1,13 @@
 import type { DomainEvent } from '../events/catalog.js';
 import { defineProjector } from './projector.js';
 import { rowChange } from './row-change.js';
+import { keyCache } from './key-cache.js';
 
 /** Events `engram backfill` derives from Claude Code's records carry ids with this prefix. */
 export const BACKFILLED_ID_PREFIX = 'bf:';
 
 const LIVE = 'l:';
-export const liveSessionKey = (session: string): string => LIVE + session;
+export const liveSessionKey: (session: string) => string = keyCache(LIVE);
 
 /** When the hooks first reported a session. */
 export interface LiveSession {
@@ -31,7 +32,17 @@ export const liveSessionsProjector = defineProjector<LiveSession>({
     if (event.session === '' || event.id.startsWith(BACKFILLED_ID_PREFIX)) return [];
     const key = liveSessionKey(event.session);
     const before = state.get(key);
-    if (before && Date.parse(before.firstAt) <= Date.parse(event.ts)) return [];
+    if (before && notAfter(before.firstAt, event.ts)) return [];
     return [rowChange(key, { firstAt: event.ts })];
   },
 });
+
+/**
+ * Whether `a` is no later than `b`. ISO timestamps in UTC of the envelope's one form compare as
+ * strings (no parse at every event); anything else by the time it names, as before.
+ */
+const CANONICAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+function notAfter(a: string, b: string): boolean {
+  if (a.length === 24 && b.length === 24 && CANONICAL.test(a) && CANONICAL.test(b)) return a <= b;
+  return Date.parse(a) <= Date.parse(b);
+}

@@ -1,3 +1,4 @@
+import { copyOf } from './copy-of.js';
 import type { DomainEvent } from '../events/catalog.js';
 
 export interface ToolCount {
@@ -115,13 +116,13 @@ function compare(a: string, b: string): number {
 
 function countTool(tools: ReadonlyMap<string, ToolCount>, tool: string, failed: boolean): Map<string, ToolCount> {
   const count = tools.get(tool) ?? { calls: 0, errors: 0 };
-  const next = new Map(tools);
+  const next = copyOf(tools);
   next.set(tool, { calls: count.calls + 1, errors: count.errors + (failed ? 1 : 0) });
   return next;
 }
 
 function bump(counts: ReadonlyMap<string, number>, key: string): Map<string, number> {
-  const next = new Map(counts);
+  const next = copyOf(counts);
   next.set(key, (counts.get(key) ?? 0) + 1);
   return next;
 }

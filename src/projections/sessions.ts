@@ -2,7 +2,9 @@ import { projectSlug } from '../paths.js';
 import { defineProjector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
+import { copyOf } from './copy-of.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
+import { keyCache } from './key-cache.js';
 
 const SESSION = 'session:';
 const DAY = 'day:';
@@ -21,6 +23,8 @@ interface SessionPlace {
 
 type SessionsRow = SessionDay | SessionPlace;
 
+const placeKeyOf = keyCache(SESSION);
+
 /**
  * What each session did, one line per session in views/sessions/<project>/<YYYY-MM-DD>.jsonl,
  * by the day the session began. A day, not a file per session (a rebuild of a million events
@@ -34,7 +38,7 @@ export const sessionsProjector = defineProjector<SessionsRow>({
   evolve(state, event) {
     // Rejected stdin may carry no session id at all; there is no session to tell about.
     if (event.session === '') return [];
-    const placeKey = SESSION + event.session;
+    const placeKey = placeKeyOf(event.session);
     const place = state.get(placeKey) as SessionPlace | undefined;
     const changes: RowChange<SessionsRow>[] = [];
     let dayKey: string;
@@ -45,7 +49,7 @@ export const sessionsProjector = defineProjector<SessionsRow>({
     }
     const day = state.get(dayKey) as SessionDay | undefined;
     const before = day?.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
-    const sessions = new Map(day?.sessions);
+    const sessions = copyOf(day?.sessions);
     sessions.set(event.session, nextSessionRecord(before, event));
     changes.push(rowChange(dayKey, { project: day?.project ?? event.project, day: day?.day ?? event.ts.slice(0, 10), sessions }));
     return changes;

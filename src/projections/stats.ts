@@ -5,12 +5,16 @@ import { rowChange, type RowChange } from './row-change.js';
 import { emptyProjectStats, nextProjectStats, type ProjectStats } from './project-stats.js';
 import { sessionEventTypes } from './session-record.js';
 import { renderErrors, renderStats, renderToolUsage, statsFiles } from './stats-render.js';
+import { keyCache } from './key-cache.js';
 
 const PROJECT = 'project:';
 /** A session already counted, so a resumed session is not a new one. */
 const SEEN = 'seen:';
 
 type StatsRow = ProjectStats | true;
+
+const projectKeyOf = keyCache(PROJECT);
+const seenKeyOf = keyCache(SEEN);
 
 /**
  * One row per project: its activity, shown as auto-stats.md, auto-tool-usage.md and
@@ -24,11 +28,11 @@ export const statsProjector = defineProjector<StatsRow>({
   handles: [...sessionEventTypes.filter((type) => type !== 'HookInputRejected'), 'SkillsInventoried'],
   evolve(state, event) {
     if (event.project === '') return [];
-    const projectKey = PROJECT + event.project;
+    const projectKey = projectKeyOf(event.project);
     const stats = state.get(projectKey) as ProjectStats | undefined;
     // A project known only from an inventory has no activity to report yet.
     if (event.type === 'SkillsInventoried' && !stats) return [];
-    const seenKey = SEEN + event.session;
+    const seenKey = seenKeyOf(event.session);
     const newSession = event.session !== '' && event.type !== 'SkillsInventoried' && state.get(seenKey) === undefined;
     const changes: RowChange<StatsRow>[] = [
       rowChange(projectKey, nextProjectStats(stats ?? emptyProjectStats(event.project, event.ts), event, newSession)),

@@ -4,6 +4,7 @@ import { rowChange, type RowChange } from './row-change.js';
 import { traceLine } from './trace-line.js';
 import { traceViewPath } from './view-paths.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type DistilledVia, type SessionRecord } from './session-record.js';
+import { keyCache } from './key-cache.js';
 
 /** How many of a project's latest sessions its trace view keeps. */
 const RECENT = 3;
@@ -17,6 +18,9 @@ export interface ProjectTrace {
 }
 
 type TraceRow = SessionRecord | ProjectTrace;
+
+const sessionKeyOf = keyCache(SESSION);
+const projectKeyOf = keyCache(PROJECT);
 
 export interface TraceView {
   project: string;
@@ -46,7 +50,7 @@ export const traceProjector = defineProjector<TraceRow>({
   handles: [...sessionEventTypes, 'DistillCompleted', 'DistillSkipped'],
   evolve(state, event) {
     if (event.session === '' || event.project === '') return [];
-    const sessionKey = SESSION + event.session;
+    const sessionKey = sessionKeyOf(event.session);
     const known = state.get(sessionKey) as SessionRecord | undefined;
     const distillation = event.type === 'DistillCompleted' || event.type === 'DistillSkipped';
     if (distillation && !known) return [];
@@ -61,16 +65,24 @@ export const traceProjector = defineProjector<TraceRow>({
         distilledVia: event.type === 'DistillCompleted' ? (event.data.via === 'llm' ? 'llm' as const : 'trace' as const) : (before.distilledVia ?? 'skipped'),
       }
       : nextSessionRecord(before, event);
-    const projectKey = PROJECT + record.project;
+    const projectKey = projectKeyOf(record.project);
     const trace = state.get(projectKey) as ProjectTrace | undefined;
     const earlier = trace?.recent ?? [];
-    const recent = distillation
-      ? earlier.map((other) => (other.session === record.session ? record : other))
-      : [record, ...earlier.filter((other) => other.session !== record.session)].slice(0, RECENT);
+    const recent = distillation ? earlier.map((other) => (other.session === record.session ? record : other)) : latest(record, earlier);
     const changes: RowChange<TraceRow>[] = [rowChange(sessionKey, record), rowChange(projectKey, { project: record.project, recent })];
     return changes;
   },
 });
+
+/** The record first, then the others of `earlier` (most recent first), RECENT in all: one array, not three, at every event. */
+function latest(record: SessionRecord, earlier: readonly SessionRecord[]): SessionRecord[] {
+  const recent = [record];
+  for (const other of earlier) {
+    if (recent.length === RECENT) break;
+    if (other.session !== record.session) recent.push(other);
+  }
+  return recent;
+}
 
 /** views/trace/<project slug>.json, for project rows; session rows have no file of their own. */
 export function materializeTrace(key: string, row: TraceRow): FileOp[] {

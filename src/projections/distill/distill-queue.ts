@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../../events/catalog.js';
 import { defineProjector, type RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
+import { keyCache } from '../key-cache.js';
 
 const SESSION = 's:';
 /**
@@ -8,7 +9,7 @@ const SESSION = 's:';
  * one row each, so joining or leaving the list costs the same however many wait.
  */
 export const PENDING = 'p:';
-export const pendingKey = (session: string): string => PENDING + session;
+export const pendingKey: (session: string) => string = keyCache(PENDING);
 /** The latest sessions whose distillation failed for good, for `engram doctor`. */
 export const FAILED = 'failed';
 /** How many given-up sessions `engram doctor` lists. */
@@ -16,7 +17,7 @@ const FAILED_KEPT = 20;
 /** How many distinct files, commands and failures a session's trace keeps for the prompt. */
 const TRACE_ITEMS = 15;
 
-export const sessionKey = (session: string): string => SESSION + session;
+export const sessionKey: (session: string) => string = keyCache(SESSION);
 
 /** What the distiller needs of one session: how much it did since it was last distilled, and what. */
 export interface DistillSession {
@@ -163,20 +164,43 @@ function noteActivity(before: DistillSession, event: DomainEvent): DistillSessio
       errors = remember(errors, `${event.data.tool}: ${event.data.error.split('\n')[0]!.slice(0, 200)}`);
       break;
   }
-  // A new prompt after a SessionEnd is a resumed session: open again.
-  const totalPrompts = (before.totalPrompts ?? 0) + (prompts - before.prompts);
-  const totalToolCalls = (before.totalToolCalls ?? 0) + (toolCalls - before.toolCalls);
-  return { ...before, prompts, toolCalls, totalPrompts, totalToolCalls, files, commands, errors, transcriptPath, lastSeq: event.seq, lastAt: event.ts, ended: false };
+  // One literal with every field in one order, not a spread: this runs for most events of a
+  // rebuild, and a spread over rows of varying shapes was a tenth of it.
+  return {
+    session: before.session,
+    project: before.project,
+    transcriptPath,
+    lastSeq: event.seq,
+    lastAt: event.ts,
+    // A new prompt after a SessionEnd is a resumed session: open again.
+    ended: false,
+    prompts,
+    toolCalls,
+    handledSeq: before.handledSeq,
+    failures: before.failures,
+    lastFailure: before.lastFailure,
+    distilled: before.distilled,
+    files,
+    commands,
+    errors,
+    capturedSeq: before.capturedSeq,
+    totalPrompts: (before.totalPrompts ?? 0) + (prompts - before.prompts),
+    totalToolCalls: (before.totalToolCalls ?? 0) + (toolCalls - before.toolCalls),
+    via: before.via,
+  };
 }
 
 function remember(list: readonly string[], item: string): readonly string[] {
+  // The same file or command again: the list is as it was (a row is never changed, so it is shared).
+  if (list[list.length - 1] === item) return list;
   return [...list.filter((other) => other !== item), item].slice(-TRACE_ITEMS);
 }
 
 /** The session's row, and its pending row when it joins or leaves the waiting ones. */
 function withPending(state: RowReader<Row>, session: DistillSession): RowChange<Row>[] {
-  const changes: RowChange<Row>[] = [rowChange<Row>(sessionKey(session.session), session)];
-  const before = state.get(sessionKey(session.session)) as DistillSession | undefined;
+  const key = sessionKey(session.session);
+  const changes: RowChange<Row>[] = [rowChange<Row>(key, session)];
+  const before = state.get(key) as DistillSession | undefined;
   const waited = before !== undefined && before.lastSeq > before.handledSeq;
   const waits = session.lastSeq > session.handledSeq;
   if (waits !== waited) changes.push(rowChange<Row>(pendingKey(session.session), waits ? true : null));

@@ -1,5 +1,6 @@
 import { heldForUser } from '../../distill/addresses-agent.js';
 import { detectCorrection } from '../../capture/correction-detector.js';
+import type { DomainEvent } from '../../events/catalog.js';
 import { defineProjector } from '../projector.js';
 import { rowChange } from '../row-change.js';
 import type { DirRow, MemoryRow } from './memory-row.js';
@@ -39,7 +40,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     switch (event.type) {
       case 'PromptSubmitted': {
         // The detector is pure and runs on the prompt as stored, so a replay finds the same lessons.
-        const correction = detectCorrection(event.data.prompt);
+        const correction = correctionIn(event);
         if (!correction) return [];
         return propose(state, event, {
           memoryId: `correction:${event.id}`,
@@ -138,6 +139,20 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     }
   },
 });
+
+/**
+ * What the correction detector finds in a prompt event, found once per event object: a pure
+ * function of the prompt, and the runner hands every lane of a window the same decoded event, so
+ * the lanes that fold the memories rows do not each run the detector over every prompt again.
+ */
+const corrections = new WeakMap<object, ReturnType<typeof detectCorrection>>();
+function correctionIn(event: Extract<DomainEvent, { type: 'PromptSubmitted' }>): ReturnType<typeof detectCorrection> {
+  const known = corrections.get(event);
+  if (known !== undefined) return known;
+  const found = detectCorrection(event.data.prompt);
+  corrections.set(event, found);
+  return found;
+}
 
 /**
  * A memory archived at `at` for `reason`. Archived already, the earlier archive stands (two

@@ -31,6 +31,8 @@ export const skillSuggestionsProjector = defineProjector<Row>({
   projectorVersion: memoriesProjector.projectorVersion * 1000 + SUGGESTIONS_VERSION,
   handles: [...memoriesProjector.handles, 'SkillsScanned', 'SkillMatched', 'SkillsCurated', 'SkillArchived', 'ToolCalled'],
   evolve(state, event) {
+    // Most tool calls are neither a skill's use nor a SKILL.md read or written (toolCalled): nothing to make.
+    if (event.type === 'ToolCalled' && (!event.data.ok || (event.data.tool !== 'Skill' && !event.data.input.endsWith('SKILL.md')))) return [];
     const rows = new Rows(state);
     if ((memoriesProjector.handles as readonly string[]).includes(event.type)) {
       const changes = memoriesProjector.evolve(state as RowReader<MemoriesRow>, event);
