@@ -5,6 +5,7 @@ import type { MemoryOrigin } from '../../events/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
+import { indexRows } from './directory-index.js';
 import { findSameMemory, inForce } from './match-memory.js';
 import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, tokenKey, type MemoriesRow } from './memories-rows.js';
 import { dirEntry, fileNameFor, type DirEntry, type DirRow, type MemoryRow } from './memory-row.js';
@@ -115,7 +116,9 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
   set(rowChange<MemoriesRow>(memoryKey(held.id), null));
   set(rowChange<MemoriesRow>(entryKey(dir, held.id), null));
   set(rowChange<MemoriesRow>(fileKey(dir, held.file), null));
-  const was = indexed(rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held));
+  const heldEntry = rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held);
+  for (const key of indexRows(dir, heldEntry).keys()) set(rowChange<MemoriesRow>(key, null));
+  const was = indexed(heldEntry);
   for (const token of was.tokens) {
     const ids = (rowAt(overlay, tokenKey(dir, was.type!, token)) ?? []).filter((id) => id !== held.id);
     set(rowChange(tokenKey(dir, was.type!, token), ids.length > 0 ? ids : null));
@@ -238,8 +241,9 @@ export function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: st
 }
 
 /**
- * The memory's row, its entry, the token rows whose membership it changed (only what is in
- * force is indexed, under its type) and its directory's time.
+ * The memory's row, its entry, its rows for the directory's index (directory-index.ts), the
+ * token rows whose membership it changed (only what is in force is indexed, under its type)
+ * and its directory's time.
  */
 function withEntry(state: RowReader<MemoriesRow>, dir: DirRow, before: MemoryRow | undefined, after: MemoryRow, at: string): RowChange<MemoriesRow>[] {
   const entry = dirEntry(after);
@@ -249,6 +253,10 @@ function withEntry(state: RowReader<MemoriesRow>, dir: DirRow, before: MemoryRow
     rowChange(dirKey(dir.dir), at > dir.asOf ? { ...dir, asOf: at } : dir),
   ];
   const old = before === undefined ? undefined : (rowAt(state, entryKey(before.dir, before.id)) ?? dirEntry(before));
+  // Its place in MEMORY.md: the rows its entry keeps there, the old ones let go of.
+  const placed = indexRows(after.dir, entry);
+  for (const key of indexRows(before?.dir ?? after.dir, old).keys()) if (!placed.has(key)) changes.push(rowChange<MemoriesRow>(key, null));
+  for (const [key, row] of placed) changes.push(rowChange(key, row));
   const was = indexed(old);
   const now = indexed(entry);
   for (const token of was.tokens) {

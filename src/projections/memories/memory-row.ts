@@ -98,6 +98,17 @@ export interface DirEntry {
   readonly tokens: readonly string[];
 }
 
+/** What MEMORY.md shows of an active memory, and what scores it: a row keyed by its rank (ranked-index.ts). */
+export type RankedEntry = Pick<DirEntry, 'id' | 'file' | 'name' | 'description' | 'type' | 'tier' | 'confidence' | 'lastReinforced'>;
+
+/** What the archive index shows of an archived memory: a row keyed newest first (ranked-index.ts). */
+export interface ArchivedEntry {
+  readonly id: string;
+  readonly file: string;
+  readonly name: string;
+  readonly archived: NonNullable<MemoryRow['archived']>;
+}
+
 /**
  * One memory directory. Its memories' entries are rows of their own (`entry:`), so a change to
  * one memory copies nothing of the others. `asOf` is the time its memories are scored at: the
