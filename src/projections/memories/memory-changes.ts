@@ -7,7 +7,8 @@ import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
 import { indexRows } from './directory-index.js';
 import { findSameMemory, inForce } from './match-memory.js';
-import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, tokenKey, type MemoriesRow } from './memories-rows.js';
+import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, type MemoriesRow } from './memories-rows.js';
+import { addPosting, removePosting } from './token-postings.js';
 import { dirEntry, fileNameFor, type DirEntry, type DirRow, type MemoryRow } from './memory-row.js';
 
 /**
@@ -119,10 +120,7 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
   const heldEntry = rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held);
   for (const key of indexRows(dir, heldEntry).keys()) set(rowChange<MemoriesRow>(key, null));
   const was = indexed(heldEntry);
-  for (const token of was.tokens) {
-    const ids = (rowAt(overlay, tokenKey(dir, was.type!, token)) ?? []).filter((id) => id !== held.id);
-    set(rowChange(tokenKey(dir, was.type!, token), ids.length > 0 ? ids : null));
-  }
+  for (const [token, chunk] of was.tokens) for (const change of removePosting(overlay, dir, was.type!, token, held.id, chunk)) set(change);
   const founder = proposedRow(event, data, dirRow, (lowercased) => rowAt(overlay, fileKey(dir, lowercased)) !== undefined);
   const edited = new Set(held.edited ?? []);
   const kept = Object.fromEntries(EDITABLE_FIELDS.filter((field) => edited.has(field)).map((field) => [field, held[field]]));
@@ -246,44 +244,40 @@ export function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: st
  * and its directory's time.
  */
 function withEntry(state: RowReader<MemoriesRow>, dir: DirRow, before: MemoryRow | undefined, after: MemoryRow, at: string): RowChange<MemoriesRow>[] {
-  const entry = dirEntry(after);
+  const fresh = dirEntry(after);
   const changes: RowChange<MemoriesRow>[] = [
     rowChange(memoryKey(after.id), after),
-    rowChange(entryKey(after.dir, after.id), entry),
     rowChange(dirKey(dir.dir), at > dir.asOf ? { ...dir, asOf: at } : dir),
   ];
   const old = before === undefined ? undefined : (rowAt(state, entryKey(before.dir, before.id)) ?? dirEntry(before));
   // Its place in MEMORY.md: the rows its entry keeps there, the old ones let go of.
-  const placed = indexRows(after.dir, entry);
+  const placed = indexRows(after.dir, fresh);
   for (const key of indexRows(before?.dir ?? after.dir, old).keys()) if (!placed.has(key)) changes.push(rowChange<MemoriesRow>(key, null));
   for (const [key, row] of placed) changes.push(rowChange(key, row));
   const was = indexed(old);
-  const now = indexed(entry);
-  for (const token of was.tokens) {
+  const now = indexed(fresh);
+  for (const [token, chunk] of was.tokens) {
     if (was.type === now.type && now.tokens.has(token)) continue;
-    const key = tokenKey(after.dir, was.type!, token);
-    const ids = (rowAt(state, key) ?? []).filter((id) => id !== after.id);
-    changes.push(rowChange(key, ids.length > 0 ? ids : null));
+    changes.push(...removePosting(state, after.dir, was.type!, token, after.id, chunk));
   }
-  for (const token of now.tokens) {
-    if (was.type === now.type && was.tokens.has(token)) continue;
-    const key = tokenKey(after.dir, now.type!, token);
-    changes.push(rowChange(key, insertSorted(rowAt(state, key) ?? [], after.id)));
+  const chunkOf = new Map<string, number | undefined>();
+  for (const token of now.tokens.keys()) {
+    if (was.type === now.type && was.tokens.has(token)) chunkOf.set(token, was.tokens.get(token));
+    else {
+      const added = addPosting(state, after.dir, now.type!, token, after.id);
+      changes.push(...added.changes);
+      chunkOf.set(token, added.chunk);
+    }
   }
+  const chunks = fresh.tokens.map((token) => chunkOf.get(token));
+  // A chunk not known (an entry from before chunks) is looked for when the token is let go of.
+  const entry = now.type === undefined || chunks.includes(undefined) ? fresh : { ...fresh, chunks: chunks as number[] };
+  changes.push(rowChange(entryKey(after.dir, after.id), entry));
   return changes;
 }
 
-function indexed(entry: DirEntry | undefined): { type: string | undefined; tokens: ReadonlySet<string> } {
-  return entry && inForce(entry) ? { type: entry.type, tokens: new Set(entry.tokens) } : { type: undefined, tokens: new Set() };
-}
-
-function insertSorted(ids: readonly string[], id: string): readonly string[] {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ids[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return ids[lo] === id ? ids : [...ids.slice(0, lo), id, ...ids.slice(lo)];
+/** The tokens an entry is indexed under while in force, each with the chunk that holds it (undefined: not known). */
+function indexed(entry: DirEntry | undefined): { type: string | undefined; tokens: ReadonlyMap<string, number | undefined> } {
+  if (!entry || !inForce(entry)) return { type: undefined, tokens: new Map() };
+  return { type: entry.type, tokens: new Map(entry.tokens.map((token, i) => [token, entry.chunks?.[i]])) };
 }

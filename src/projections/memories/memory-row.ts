@@ -96,6 +96,16 @@ export interface DirEntry {
    * memories that share a token with it (match-memory.ts) does not tokenize them again.
    */
   readonly tokens: readonly string[];
+  /** While in force: the `posting:` chunk each of its tokens holds its id in, in the order of `tokens`. */
+  readonly chunks?: readonly number[];
+}
+
+/** A token's postings in a directory, for one type (token-postings.ts). */
+export interface TokenHead {
+  /** Memories in force whose tokens include it. */
+  readonly count: number;
+  /** The chunk the next id goes to, unless full. */
+  readonly last: number;
 }
 
 /** What MEMORY.md shows of an active memory, and what scores it: a row keyed by its rank (ranked-index.ts). */
