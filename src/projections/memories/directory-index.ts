@@ -42,18 +42,21 @@ function classOf(halfLife: number): string {
 }
 
 /** A memory's class and its rank value in it: greater is stronger, at any time. */
-function rankOf(entry: RankedEntry): { cls: string; value: number; halfLife: number } {
+function rankOf(entry: RankedEntry): { cls: string; value: number } {
   const halfLife = halfLifeDays(entry);
   const confidence = confidenceOf(entry);
   const at = lastConfirmed({ lastReinforced: entry.lastReinforced });
-  if (!decays(halfLife) || at === undefined) return { cls: CONSTANT, value: confidence, halfLife };
-  return { cls: classOf(halfLife), value: Math.log2(confidence) + at.getTime() / (DAY_MS * halfLife), halfLife };
+  if (!decays(halfLife) || at === undefined) return { cls: CONSTANT, value: confidence };
+  return { cls: classOf(halfLife), value: Math.log2(confidence) + at.getTime() / (DAY_MS * halfLife) };
 }
 
-/** The most strength a memory of this rank can have at `nowMs` (its strength, but for a future date). */
-function boundOf(entry: RankedEntry, nowMs: number): number {
-  const { cls, value, halfLife } = rankOf(entry);
-  return cls === CONSTANT ? value : 2 ** (value - nowMs / (DAY_MS * halfLife));
+/**
+ * The most strength a memory of class `cls` whose key is `key` can have at `nowMs` (its
+ * strength, but for a future date), read from the rank the key holds.
+ */
+function boundOf(cls: string, key: string, at: number, nowMs: number): number {
+  const value = fromDescending(key.slice(at, at + 16));
+  return cls === CONSTANT ? value : 2 ** (value - nowMs / (DAY_MS * Number(cls.slice(1))));
 }
 
 function score(entry: RankedEntry, now: Date): number {
@@ -107,13 +110,15 @@ export async function rankedMemoryIndex(dir: DirRow, scan: ScanRows, limits = { 
   const picked: Array<{ entry: RankedEntry; score: number }> = [];
   let moreShown = false;
   try {
-    const heads: Array<{ iterator: AsyncIterator<[string, unknown]>; entry: RankedEntry; bound: number }> = [];
+    // Each class's next row, and where its key holds the rank.
+    const heads: Array<{ iterator: AsyncIterator<[string, unknown]>; cls: string; at: number; entry: RankedEntry; bound: number }> = [];
     for (const cls of CLASSES) {
-      const iterator = scan(rankPrefix(dir.dir, cls))[Symbol.asyncIterator]();
+      const prefix = rankPrefix(dir.dir, cls);
+      const iterator = scan(prefix)[Symbol.asyncIterator]();
       iterators.push(iterator);
       const first = await iterator.next();
       // Rows under rankPrefix are RankedEntry (rankKey).
-      if (!first.done) heads.push({ iterator, entry: first.value[1] as RankedEntry, bound: boundOf(first.value[1] as RankedEntry, nowMs) });
+      if (!first.done) heads.push({ iterator, cls, at: prefix.length, entry: first.value[1] as RankedEntry, bound: boundOf(cls, first.value[0], prefix.length, nowMs) });
     }
     // The strengths of the best `limits.shown` read so far, strongest first.
     const best: number[] = [];
@@ -134,7 +139,7 @@ export async function rankedMemoryIndex(dir: DirRow, scan: ScanRows, limits = { 
       if (next.done) heads.splice(top, 1);
       else {
         head.entry = next.value[1] as RankedEntry;
-        head.bound = boundOf(head.entry, nowMs);
+        head.bound = boundOf(head.cls, next.value[0], head.at, nowMs);
       }
     }
   } finally {
@@ -209,6 +214,21 @@ function descending(value: number): string {
   } else high = (high | 0x8000_0000) >>> 0;
   // Then inverted, for greatest first.
   return ((~high >>> 0).toString(16).padStart(8, '0')) + ((~low >>> 0).toString(16).padStart(8, '0'));
+}
+
+/** The number `descending` wrote. */
+function fromDescending(hex: string): number {
+  let high = ~Number.parseInt(hex.slice(0, 8), 16) >>> 0;
+  let low = ~Number.parseInt(hex.slice(8), 16) >>> 0;
+  if (high & 0x8000_0000) high = (high & 0x7fff_ffff) >>> 0;
+  else {
+    high = ~high >>> 0;
+    low = ~low >>> 0;
+  }
+  const view = new DataView(new ArrayBuffer(8));
+  view.setUint32(0, high);
+  view.setUint32(4, low);
+  return view.getFloat64(0);
 }
 
 /**
