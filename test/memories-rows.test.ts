@@ -5,7 +5,7 @@ import { MEMORY_TYPES } from '../src/events/memory-kinds.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { findSameMemory, inForce } from '../src/projections/memories/match-memory.js';
 import { memoriesProjector } from '../src/projections/memories/memories.js';
-import { entryKey, kindOf, postingKey, rowAt, tokenKey, typedRow, type MemoriesRow } from '../src/projections/memories/memories-rows.js';
+import { dirKey, entryKey, kindOf, postingKey, rowAt, tokenKey, typedRow, type MemoriesRow } from '../src/projections/memories/memories-rows.js';
 import { POSTING_CHUNK, postingIds } from '../src/projections/memories/token-postings.js';
 import type { DirEntry } from '../src/projections/memories/memory-row.js';
 import { fold, type RowReader } from '../src/projections/projector.js';
@@ -120,7 +120,17 @@ describe('the memories projection’s rows', () => {
     expect(new Map([...indexed].sort())).toEqual(new Map([...expected].sort()));
     // Common tokens took more than one chunk, and ids left chunks behind them.
     expect([...rows].some(([key, head]) => kindOf(key) === 'token' && (head as { last: number }).last > 0)).toBe(true);
-    // Each entry in force knows the chunk that holds it under each of its tokens.
+    // The directory counts the rows on each shelf of its index: what MEMORY.md opens.
+    const shelves: Record<string, number> = {};
+    for (const key of rows.keys()) {
+      const kind = kindOf(key);
+      if (kind === 'rank') shelves[key.split('\n')[1]!] = (shelves[key.split('\n')[1]!] ?? 0) + 1;
+      if (kind === 'arch' || kind === 'inline') shelves[kind] = (shelves[kind] ?? 0) + 1;
+    }
+    expect(Object.keys(shelves).length).toBeGreaterThan(1);
+    expect(rowAt(reader, dirKey(DIR))).toMatchObject({ shelves });
+    expect((rowAt(reader, dirKey(DIR)) as { shelves: object }).shelves).toEqual(shelves);
+        // Each entry in force knows the chunk that holds it under each of its tokens.
     for (const [key, row] of rows) {
       const typed = typedRow(key, row);
       if (typed?.kind !== 'entry' || !typed.row || !inForce(typed.row)) continue;

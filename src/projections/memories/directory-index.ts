@@ -83,6 +83,26 @@ export function indexRows(dir: string, entry: DirEntry | undefined): Map<string,
   return rows;
 }
 
+/** The shelf an index row's key is on (see DirRow.shelves): its class for a `rank:` row, else its kind. */
+function shelfOf(key: string): string {
+  if (key.startsWith('rank:')) return key.split('\n')[1]!;
+  return key.slice(0, key.indexOf(':'));
+}
+
+/** The directory's row with its shelves counted again, index rows `removed` and `added`. */
+export function reshelved(dir: DirRow, removed: Iterable<string>, added: Iterable<string>): DirRow {
+  const shelves: Record<string, number> = { ...dir.shelves };
+  for (const key of removed) shelves[shelfOf(key)] = (shelves[shelfOf(key)] ?? 0) - 1;
+  for (const key of added) shelves[shelfOf(key)] = (shelves[shelfOf(key)] ?? 0) + 1;
+  const kept = Object.fromEntries(Object.entries(shelves).filter(([, count]) => count !== 0).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { ...dir, shelves: kept };
+}
+
+/** Whether MEMORY.md must read a shelf: it has rows, or they were not counted. */
+function onShelf(dir: DirRow, shelf: string): boolean {
+  return dir.shelves === undefined || (dir.shelves[shelf] ?? 0) > 0;
+}
+
 /** The full render, from every entry of the directory: what the ranked one must equal. */
 export function memoryIndex(dir: DirRow, entries: readonly DirEntry[]): MemoryIndex {
   const now = new Date(dir.asOf);
@@ -113,6 +133,7 @@ export async function rankedMemoryIndex(dir: DirRow, scan: ScanRows, limits = { 
     // Each class's next row, and where its key holds the rank.
     const heads: Array<{ iterator: AsyncIterator<[string, unknown]>; cls: string; at: number; entry: RankedEntry; bound: number }> = [];
     for (const cls of CLASSES) {
+      if (!onShelf(dir, cls)) continue;
       const prefix = rankPrefix(dir.dir, cls);
       const iterator = scan(prefix)[Symbol.asyncIterator]();
       iterators.push(iterator);
@@ -150,7 +171,7 @@ export async function rankedMemoryIndex(dir: DirRow, scan: ScanRows, limits = { 
 
   const archivedRows: ArchivedEntry[] = [];
   let moreArchived = false;
-  for await (const [, row] of scan(archivedPrefix(dir.dir))) {
+  for await (const [, row] of onShelf(dir, 'arch') ? scan(archivedPrefix(dir.dir)) : []) {
     // Rows under archivedPrefix are ArchivedEntry (archivedKey), newest first: the last of the
     // first `limits.archived` decides, and those archived at the same time after it tie with it.
     const entry = row as ArchivedEntry;
@@ -165,7 +186,7 @@ export async function rankedMemoryIndex(dir: DirRow, scan: ScanRows, limits = { 
 
   const replaces: string[] = [];
   // Rows under inlinePrefix are lists of lines (inlineKey).
-  for await (const [, lines] of scan(inlinePrefix(dir.dir))) replaces.push(...(lines as readonly string[]));
+  for await (const [, lines] of onShelf(dir, 'inline') ? scan(inlinePrefix(dir.dir)) : []) replaces.push(...(lines as readonly string[]));
   return { shown, archived, replaces, ...(moreShown ? { moreShown } : {}), ...(moreArchived ? { moreArchived } : {}) };
 }
 

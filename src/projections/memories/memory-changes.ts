@@ -5,7 +5,7 @@ import type { MemoryOrigin } from '../../events/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
-import { indexRows } from './directory-index.js';
+import { indexRows, reshelved } from './directory-index.js';
 import { findSameMemory, inForce } from './match-memory.js';
 import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, type MemoriesRow } from './memories-rows.js';
 import { addPosting, removePosting } from './token-postings.js';
@@ -118,7 +118,9 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
   set(rowChange<MemoriesRow>(entryKey(dir, held.id), null));
   set(rowChange<MemoriesRow>(fileKey(dir, held.file), null));
   const heldEntry = rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held);
-  for (const key of indexRows(dir, heldEntry).keys()) set(rowChange<MemoriesRow>(key, null));
+  const unplaced = [...indexRows(dir, heldEntry).keys()];
+  for (const key of unplaced) set(rowChange<MemoriesRow>(key, null));
+  const dirLeft = reshelved(rowAt(state, dirKey(dir)) ?? dirRow, unplaced, []);
   const was = indexed(heldEntry);
   for (const [token, chunk] of was.tokens) for (const change of removePosting(overlay, dir, was.type!, token, held.id, chunk)) set(change);
   const founder = proposedRow(event, data, dirRow, (lowercased) => rowAt(overlay, fileKey(dir, lowercased)) !== undefined);
@@ -148,7 +150,7 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
     ...(held.file !== founder.file || held.movedFrom ? { movedFrom: [...new Set([...(held.movedFrom ?? []), held.file])].filter((file) => file !== founder.file) } : {}),
   };
   if (row.movedFrom?.length === 0) delete (row as { movedFrom?: unknown }).movedFrom;
-  for (const change of withEntry(overlay, dirRow, undefined, row, event.ts)) set(change);
+  for (const change of withEntry(overlay, dirLeft, undefined, row, event.ts)) set(change);
   set(rowChange(fileKey(dir, row.file), row.id));
   set(rowChange(aliasKey(held.id), row.id));
   return [...pending].map(([key, value]) => rowChange(key, value));
@@ -245,24 +247,24 @@ export function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: st
  */
 function withEntry(state: RowReader<MemoriesRow>, dir: DirRow, before: MemoryRow | undefined, after: MemoryRow, at: string): RowChange<MemoriesRow>[] {
   const fresh = dirEntry(after);
-  const changes: RowChange<MemoriesRow>[] = [
-    rowChange(memoryKey(after.id), after),
-    rowChange(dirKey(dir.dir), at > dir.asOf ? { ...dir, asOf: at } : dir),
-  ];
+  const changes: RowChange<MemoriesRow>[] = [rowChange(memoryKey(after.id), after)];
   const old = before === undefined ? undefined : (rowAt(state, entryKey(before.dir, before.id)) ?? dirEntry(before));
-  // Its place in MEMORY.md: the rows its entry keeps there, the old ones let go of.
+  // Its place in MEMORY.md: the rows its entry keeps there, the old ones let go of, counted on the directory's shelves.
   const placed = indexRows(after.dir, fresh);
-  for (const key of indexRows(before?.dir ?? after.dir, old).keys()) if (!placed.has(key)) changes.push(rowChange<MemoriesRow>(key, null));
+  const was = [...indexRows(before?.dir ?? after.dir, old).keys()];
+  for (const key of was) if (!placed.has(key)) changes.push(rowChange<MemoriesRow>(key, null));
   for (const [key, row] of placed) changes.push(rowChange(key, row));
-  const was = indexed(old);
+  const shelved = reshelved(dir, was, placed.keys());
+  changes.push(rowChange(dirKey(dir.dir), at > dir.asOf ? { ...shelved, asOf: at } : shelved));
+  const held = indexed(old);
   const now = indexed(fresh);
-  for (const [token, chunk] of was.tokens) {
-    if (was.type === now.type && now.tokens.has(token)) continue;
-    changes.push(...removePosting(state, after.dir, was.type!, token, after.id, chunk));
+  for (const [token, chunk] of held.tokens) {
+    if (held.type === now.type && now.tokens.has(token)) continue;
+    changes.push(...removePosting(state, after.dir, held.type!, token, after.id, chunk));
   }
   const chunkOf = new Map<string, number | undefined>();
   for (const token of now.tokens.keys()) {
-    if (was.type === now.type && was.tokens.has(token)) chunkOf.set(token, was.tokens.get(token));
+    if (held.type === now.type && held.tokens.has(token)) chunkOf.set(token, held.tokens.get(token));
     else {
       const added = addPosting(state, after.dir, now.type!, token, after.id);
       changes.push(...added.changes);

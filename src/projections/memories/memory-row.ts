@@ -130,6 +130,12 @@ export interface DirRow {
   readonly asOf: string;
   /** Distilled proposals for the project's CLAUDE.md or docs/knowledge/ still awaiting a yes or no. */
   readonly pendingRoutes?: number;
+  /**
+   * How many rows of its index each shelf holds: a half-life class's `rank:` rows, `arch:` and
+   * `inline:` (directory-index.ts), so MEMORY.md opens only the shelves with rows on them.
+   * Absent: not counted, every shelf is read.
+   */
+  readonly shelves?: Readonly<Record<string, number>>;
 }
 
 /** A distilled candidate meant for the project's CLAUDE.md or docs/knowledge/: a proposal, never written by a projection. */
