@@ -70,7 +70,7 @@ export function indexRows(dir: string, entry: DirEntry | undefined): Map<string,
   if (entry.status === 'active' && !entry.archived) {
     const shown: RankedEntry = {
       id: entry.id, file: entry.file, name: entry.name, description: entry.description, type: entry.type, tier: entry.tier,
-      confidence: entry.confidence, lastReinforced: entry.lastReinforced,
+      confidence: entry.confidence, lastReinforced: entry.lastReinforced, line: shownEntry(entry).description,
     };
     const { cls, value } = rankOf(shown);
     rows.set(rankKey(dir, cls, descending(value), entry.id), shown);
@@ -199,7 +199,7 @@ function newestArchived(a: ArchivedEntry, b: ArchivedEntry): number {
 }
 
 function shownEntry(entry: RankedEntry): IndexEntry {
-  return { file: entry.file, description: oneLine(entry.description || entry.name) };
+  return { file: entry.file, description: entry.line ?? oneLine(entry.description || entry.name) };
 }
 
 function pointerOf(entry: ArchivedEntry): ArchivePointer {

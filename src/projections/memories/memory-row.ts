@@ -109,7 +109,10 @@ export interface TokenHead {
 }
 
 /** What MEMORY.md shows of an active memory, and what scores it: a row keyed by its rank (ranked-index.ts). */
-export type RankedEntry = Pick<DirEntry, 'id' | 'file' | 'name' | 'description' | 'type' | 'tier' | 'confidence' | 'lastReinforced'>;
+export type RankedEntry = Pick<DirEntry, 'id' | 'file' | 'name' | 'description' | 'type' | 'tier' | 'confidence' | 'lastReinforced'> & {
+  /** Its index line's text, made once when the row is (a render then only reads it). */
+  readonly line?: string;
+};
 
 /** What the archive index shows of an archived memory: a row keyed newest first (ranked-index.ts). */
 export interface ArchivedEntry {
