@@ -105,6 +105,8 @@ export interface ProposalCostResult {
   memories: number;
   /** Median time to append one new memory proposal and bring the projections up to it. */
   medianMs: number;
+  /** Median CPU time of the process over the same (every thread: LevelDB's too), steadier than wall time on a loaded machine. */
+  medianCpuMs: number;
 }
 
 const PROJECT = '/home/dev/src/crowded';
@@ -144,7 +146,7 @@ export function proposalEvents(count: number, seed: number, start: string, idPre
  * measured round-robin across the sizes like flatCostBench.
  */
 export async function proposalCostBench(scratch: string, sizes: readonly number[], rounds: number, names?: readonly string[]): Promise<ProposalCostResult[]> {
-  const opened: Array<{ size: number; log: LevelEventLog; store: StateStore; runner: ProjectionRunner; times: number[] }> = [];
+  const opened: Array<{ size: number; log: LevelEventLog; store: StateStore; runner: ProjectionRunner; times: number[]; cpu: number[] }> = [];
   for (const size of sizes) {
     const dir = join(scratch, `proposals-${size}`);
     const log = await LevelEventLog.open(join(dir, 'log'));
@@ -156,18 +158,23 @@ export async function proposalCostBench(scratch: string, sizes: readonly number[
     const runner = new ProjectionRunner({ log, catalog: defaultCatalog(), store, projections, clock: fixedClock(new Date()) });
     await runner.start();
     await runner.catchUp();
-    opened.push({ size, log, store, runner, times: [] });
+    opened.push({ size, log, store, runner, times: [], cpu: [] });
   }
   const live = proposalEvents(rounds, 99, '2027-01-01T08:00:00.000Z', 'n');
   for (let round = 0; round < rounds; round++) {
     for (const h of opened) {
+      const cpu = process.cpuUsage();
       const t = performance.now();
       await h.log.append([live[round]!]);
       await h.runner.catchUp();
-      if (round >= 10) h.times.push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      if (round >= 10) {
+        h.times.push(performance.now() - t);
+        h.cpu.push((used.user + used.system) / 1000);
+      }
     }
   }
-  const results = opened.map((h) => ({ memories: h.size, medianMs: median(h.times) }));
+  const results = opened.map((h) => ({ memories: h.size, medianMs: median(h.times), medianCpuMs: median(h.cpu) }));
   for (const h of opened) {
     await h.store.close();
     await h.log.close();

@@ -461,7 +461,7 @@ async function benchFlatCost(): Promise<void> {
 
 async function benchProposal(): Promise<void> {
   const sizes = [10, 1000, 5000];
-  const results = await proposalCostBench(scratch, sizes, 30, ['memories']);
+  const results = await proposalCostBench(scratch, sizes, 50, ['memories']);
   const base = results[0]!;
   for (const result of results.slice(1)) {
     const ratio = result.medianMs / base.medianMs;
@@ -470,7 +470,7 @@ async function benchProposal(): Promise<void> {
       ratio,
       target: '≤ 1.50',
       ok: ratio <= 1.5,
-      detail: `median of 20, interleaved: ${result.medianMs.toFixed(2)} ms vs ${base.medianMs.toFixed(2)} ms (append, fold, memory file, MEMORY.md, commit)`,
+      detail: `median of 40, interleaved: ${result.medianMs.toFixed(2)} ms vs ${base.medianMs.toFixed(2)} ms (append, fold, memory file, MEMORY.md, commit); CPU ${result.medianCpuMs.toFixed(2)} vs ${base.medianCpuMs.toFixed(2)} ms (${(result.medianCpuMs / base.medianCpuMs).toFixed(2)}×)`,
     });
   }
 }

@@ -33,7 +33,6 @@ describe('a standalone MEMORY.md', () => {
     const entries = inlineEntries(classifyMemoryIndex(text).lines);
     const index = {
       shown: [{ file: 'always-use-pnpm.md', description: 'Always use pnpm' }, { file: 'runbook.md', description: 'The runbook is in docs/runbook.md' }],
-      managed: ['always-use-pnpm.md', 'runbook.md'],
       archived: [],
       replaces: entries.flatMap((entry) => entry.lines),
     };

@@ -5,7 +5,8 @@ import { MEMORY_TYPES } from '../src/events/memory-kinds.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { findSameMemory, inForce } from '../src/projections/memories/match-memory.js';
 import { memoriesProjector } from '../src/projections/memories/memories.js';
-import { entryKey, kindOf, rowAt, tokenKey, typedRow, type MemoriesRow } from '../src/projections/memories/memories-rows.js';
+import { dirKey, entryKey, kindOf, postingKey, rowAt, tokenKey, typedRow, type MemoriesRow } from '../src/projections/memories/memories-rows.js';
+import { POSTING_CHUNK, postingIds } from '../src/projections/memories/token-postings.js';
 import type { DirEntry } from '../src/projections/memories/memory-row.js';
 import { fold, type RowReader } from '../src/projections/projector.js';
 import { seededRandom } from '../bench/seeded-random.js';
@@ -87,7 +88,7 @@ describe('the memories projection’s rows', () => {
   });
 
   it('indexes exactly the entries in force, under their type and tokens, and holds no directory-wide list of memories', () => {
-    const { rows } = fold(memoriesProjector, history(9, 500));
+    const { rows } = fold(memoriesProjector, history(9, 1500));
     const reader: RowReader<unknown> = { get: (key) => rows.get(key) };
     const expected = new Map<string, string[]>();
     for (const [key, row] of rows) {
@@ -104,8 +105,38 @@ describe('the memories projection’s rows', () => {
       }
       if (typed?.kind === 'dir') expect(Object.keys(typed.row ?? {}).sort()).toEqual(expect.arrayContaining(['asOf', 'dir', 'project']));
     }
-    const indexed = new Map([...rows].filter(([key]) => kindOf(key) === 'token').map(([key, row]) => [key, row as string[]]));
+    // Each token's ids, read chunk by chunk under its head: the head counts them, no chunk is over full or empty.
+    const indexed = new Map([...rows].filter(([key]) => kindOf(key) === 'token').map(([key, head]) => {
+      const [, type, token] = key.slice('token:'.length).split('\n') as [string, string, string];
+      const ids = postingIds(reader, DIR, type, token);
+      expect((head as { count: number }).count).toBe(ids.length);
+      return [key, ids.sort()];
+    }));
+    for (const [key, chunk] of rows) {
+      if (kindOf(key) !== 'posting') continue;
+      expect((chunk as string[]).length).toBeGreaterThan(0);
+      expect((chunk as string[]).length).toBeLessThanOrEqual(POSTING_CHUNK);
+    }
     expect(new Map([...indexed].sort())).toEqual(new Map([...expected].sort()));
+    // Common tokens took more than one chunk, and ids left chunks behind them.
+    expect([...rows].some(([key, head]) => kindOf(key) === 'token' && (head as { last: number }).last > 0)).toBe(true);
+    // The directory counts the rows on each shelf of its index: what MEMORY.md opens.
+    const shelves: Record<string, number> = {};
+    for (const key of rows.keys()) {
+      const kind = kindOf(key);
+      if (kind === 'rank') shelves[key.split('\n')[1]!] = (shelves[key.split('\n')[1]!] ?? 0) + 1;
+      if (kind === 'arch' || kind === 'inline') shelves[kind] = (shelves[kind] ?? 0) + 1;
+    }
+    expect(Object.keys(shelves).length).toBeGreaterThan(1);
+    expect(rowAt(reader, dirKey(DIR))).toMatchObject({ shelves });
+    expect((rowAt(reader, dirKey(DIR)) as { shelves: object }).shelves).toEqual(shelves);
+        // Each entry in force knows the chunk that holds it under each of its tokens.
+    for (const [key, row] of rows) {
+      const typed = typedRow(key, row);
+      if (typed?.kind !== 'entry' || !typed.row || !inForce(typed.row)) continue;
+      const entry = typed.row;
+      entry.tokens.forEach((token, i) => expect(rowAt(reader, postingKey(DIR, entry.type, token, entry.chunks![i]!))).toContain(entry.id));
+    }
   });
 
   it('a proposal touches its own rows only: the same number of rows with 10 or 2,000 memories in its directory', () => {

@@ -22,10 +22,8 @@ function writers(owned: { memories?: string[]; stats?: string[] } = {}) {
 const mergeMemoryIndex = (existing: string | undefined, index: MemoryIndex) => writers().memories(existing, index);
 
 const entry = (file: string, description = `about ${file}`) => ({ file, description });
-const index = (shown: string[], archived: string[] = [], others: string[] = []): MemoryIndex => ({
+const index = (shown: string[], archived: string[] = []): MemoryIndex => ({
   shown: shown.map((file) => entry(file)),
-  // Both places each file may be: where it is active, and in _archive/.
-  managed: [...shown, ...others, ...archived].flatMap((file) => [file, `_archive/${file}`]),
   archived: archived.map((file) => ({ file: `_archive/${file}`, name: file.replace(/\.md$/, ''), note: 'archived 2026-11-02: decayed' })),
 });
 
@@ -42,7 +40,8 @@ describe('MEMORY.md, as the memories projection writes it', () => {
   it('takes out lines of provisional or superseded memories and points to archived ones', () => {
     const engram = writers();
     const before = engram.memories(undefined, index(['a.md', 'b.md', 'c.md']));
-    const after = engram.memories(before, index(['a.md'], ['b.md'], ['c.md']));
+    // c.md left the index (provisional or superseded): its line goes.
+    const after = engram.memories(before, index(['a.md'], ['b.md']));
     expect(after).toBe('- [a.md](a.md) — about a.md\n\n## Archive Index\n- [b](_archive/b.md) — archived 2026-11-02: decayed\n');
     // The stats projection adds its lines before the archive section.
     expect(engram.stats(after, [entry('auto-stats.md', 'stats')])).toBe(
@@ -80,7 +79,7 @@ describe('MEMORY.md, as the memories projection writes it', () => {
     const files = fc.subarray(['a.md', 'b.md', 'c.md', 'd.md', 'e.md']);
     fc.assert(
       fc.property(fc.array(line, { maxLength: 25 }), files, files, (existing, shown, archived) => {
-        const idx = index(shown, archived.filter((f) => !shown.includes(f)), ['a.md', 'b.md', 'c.md', 'd.md', 'e.md'].filter((f) => !shown.includes(f)));
+        const idx = index(shown, archived.filter((f) => !shown.includes(f)));
         const text = existing.length > 0 ? `${existing.join('\n')}\n` : '';
         const engram = writers();
         const once = engram.memories(text, idx);

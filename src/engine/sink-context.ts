@@ -4,7 +4,8 @@ import type { LaneStore } from './state-store.js';
 
 /**
  * What a sink may ask while it writes a round: whose a file is, the rows under a prefix as they
- * stand with the round's changes over the committed ones, and the records of what it wrote.
+ * stand with the round's changes over the committed ones (in key order, read lazily), and the
+ * records of what it wrote.
  */
 export function sinkContext(
   lane: { readonly store: LaneStore | null; readonly written: { outputs: Set<string> } | undefined },
@@ -14,14 +15,13 @@ export function sinkContext(
   const store = lane.store!;
   // The round's changed keys in order, made on the first scan: each scan then finds its prefix's
   // keys by binary search instead of walking every change (a rebuild's round changes them all,
-  // and renders one MEMORY.md per directory).
+  // and renders one MEMORY.md per directory). JavaScript's order is LevelDB's but for a code
+  // point above U+FFFF against one in U+E000–U+FFFF: such keys may come out of order, never
+  // twice or not at all.
   let sorted: string[] | undefined;
   return {
     ledger,
     scan: async function* (prefix) {
-      for await (const [key, row] of store.entries(prefix)) {
-        if (!changed.has(key)) yield [key, row];
-      }
       sorted ??= [...changed.keys()].sort();
       let low = 0;
       let high = sorted.length;
@@ -30,10 +30,19 @@ export function sinkContext(
         if (sorted[mid]! < prefix) low = mid + 1;
         else high = mid;
       }
-      for (let i = low; i < sorted.length && sorted[i]!.startsWith(prefix); i++) {
-        const row = changed.get(sorted[i]!);
-        if (row !== null) yield [sorted[i]!, row];
+      // The committed rows and the round's, merged in key order, read only as far as the reader goes.
+      let next = low;
+      const changedFirst = function* (before: string | undefined) {
+        for (; next < sorted!.length && sorted![next]!.startsWith(prefix) && (before === undefined || sorted![next]! < before); next++) {
+          const row = changed.get(sorted![next]!);
+          if (row !== null) yield [sorted![next]!, row] as [string, unknown];
+        }
+      };
+      for await (const [key, row] of store.entries(prefix)) {
+        yield* changedFirst(key);
+        if (!changed.has(key)) yield [key, row];
       }
+      yield* changedFirst(undefined);
     },
     outputs: async (paths) => {
       const written = lane.written?.outputs;
@@ -45,3 +54,4 @@ export function sinkContext(
     },
   };
 }
+

@@ -321,7 +321,8 @@ function decay(ageDays: number, halfLife: number): number {
   return 2 ** (-ageDays / halfLife);
 }
 
-function confidenceOf(memory: ScoreInput, table: ScoringTable): number {
+/** A memory's confidence as the scores read it: the default when missing, clamped to 0..1. */
+export function confidenceOf(memory: Pick<ScoreInput, 'confidence'>, table: ScoringTable = SCORING): number {
   const value = memory.confidence;
   if (typeof value !== 'number' || Number.isNaN(value)) return table.defaultConfidence;
   return Math.min(1, Math.max(0, value));

@@ -13,7 +13,7 @@ export const INDEX_BYTE_LIMIT = 24_000;
 /** Lines left free for what other writers append (engram's own stats lines among them). */
 const HEADROOM = 5;
 /** Pointers kept under `## Archive Index`, newest first. */
-const ARCHIVE_POINTERS = 20;
+export const ARCHIVE_POINTERS = 20;
 export const ARCHIVE_HEADING = '## Archive Index';
 
 export interface IndexEntry {
@@ -33,10 +33,12 @@ export interface ArchivePointer {
 export interface MemoryIndex {
   /** Active memories, best first; as many as fit are shown. */
   shown: readonly IndexEntry[];
-  /** Every file of the directory the projection manages, wherever it now is. */
-  managed: readonly string[];
   /** Archived memories, newest first: a one-line pointer each, so the agent knows the context moved. */
   archived: readonly ArchivePointer[];
+  /** `shown` holds the best entries only: more follow. Default false. */
+  moreShown?: boolean;
+  /** `archived` holds the newest pointers only: more follow. Default false. */
+  moreArchived?: boolean;
   /**
    * Inline entries of a standalone MEMORY.md that became memories (recorded as events with
    * these lines): they are replaced by their memories' index lines. Default none.
@@ -57,6 +59,11 @@ export interface IndexMerge {
   removed: string[];
   /** This writer's lines now there. */
   added: string[];
+  /**
+   * The merge would have looked past the entries a partial index holds (moreShown,
+   * moreArchived): merge the full index instead. Always false for a complete index.
+   */
+  short?: boolean;
 }
 
 export function indexLine(entry: IndexEntry): string {
@@ -75,7 +82,7 @@ export function linkTarget(file: string): string {
 export function mergeIndexLines(existing: readonly string[], owned: ReadonlySet<string> | undefined, part: IndexPart, others: ReadonlySet<string> = new Set()): IndexMerge {
   const wanted = part.kind === 'entries' ? part.entries.map(indexLine) : [...part.index.shown.map(indexLine), ...part.index.archived.map(pointerLine)];
   const mine = owned ?? new Set(wanted);
-  return part.kind === 'entries' ? mergeEntries(existing, mine, part.entries) : mergeMemories(existing, mine, part.index, others);
+  return part.kind === 'entries' ? mergeEntries(existing, mine, part.entries) : mergeMemories(existing, mine, part.index, others, owned !== undefined);
 }
 
 function mergeEntries(existing: readonly string[], mine: ReadonlySet<string>, entries: readonly IndexEntry[]): IndexMerge {
@@ -126,7 +133,7 @@ type Slot = string | typeof ENTRIES | typeof ARCHIVE | typeof GAP;
  * (where it would stand had it come first), and those lines do not count against its room
  * (HEADROOM keeps theirs). The file is then the same whichever came first.
  */
-function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, index: MemoryIndex, others: ReadonlySet<string>): IndexMerge {
+function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, index: MemoryIndex, others: ReadonlySet<string>, recorded: boolean): IndexMerge {
   const replaced = new Set(index.replaces ?? []);
   const removed: string[] = [];
   const slots: Slot[] = [];
@@ -172,7 +179,8 @@ function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, i
   const room = INDEX_LINE_LIMIT - HEADROOM - kept;
   const sectionSize = (pointers: number) => (hadSection || pointers + handInSection.length > 0 ? 1 + handInSection.length + pointers : 0);
   let pointers = index.archived.slice(0, Math.max(0, Math.min(ARCHIVE_POINTERS, room - sectionSize(0)))).map(pointerLine);
-  let shown = shownEntries.slice(0, Math.max(0, room - sectionSize(pointers.length))).map(indexLine);
+  const wantedShown = Math.max(0, room - sectionSize(pointers.length));
+  let shown = shownEntries.slice(0, wantedShown).map(indexLine);
   let lines = render(slots, shown, handInSection, pointers, hadSection);
   // Within the bytes too: the least relevant entry goes first, then the oldest pointer.
   const bytes = (all: readonly string[]) => Buffer.byteLength(all.filter((line) => !others.has(line)).join('\n')) + 1;
@@ -183,7 +191,12 @@ function mergeMemories(existing: readonly string[], mine: ReadonlySet<string>, i
   }
   const section = hadSection || pointers.length + handInSection.length > 0;
   const added = [...shown, ...pointers, ...(section && !hadSection ? [ARCHIVE_HEADING] : [])];
-  return { lines, removed, added };
+  // Without a record of its lines, engram's are those it would write now, of every entry; else
+  // what is shown must not have run out before the room did.
+  const short = (index.moreShown === true || index.moreArchived === true) && (!recorded
+    || (index.moreShown === true && shownEntries.length < wantedShown)
+    || (index.moreArchived === true && index.archived.length < Math.min(ARCHIVE_POINTERS, Math.max(0, room - sectionSize(0)))));
+  return { lines, removed, added, short };
 }
 
 function render(slots: readonly Slot[], shown: readonly string[], handInSection: readonly string[], pointers: readonly string[], hadSection: boolean): string[] {
@@ -271,6 +284,8 @@ export function joinIndex(text: IndexText, lines: readonly string[]): Buffer {
 
 export interface IndexTextMerge {
   bytes: Buffer;
+  /** See IndexMerge.short. */
+  short: boolean;
   /** The writer's lines once these bytes are there. */
   owned: string[];
   /** Some line of the file is not UTF-8: reported; kept byte for byte. */
@@ -288,5 +303,5 @@ export function mergeIndexText(bytes: Buffer | undefined, owned: readonly string
   const after = new Set(owned ?? []);
   for (const line of merge.removed) after.delete(line);
   for (const line of merge.added) after.add(line);
-  return { bytes: joinIndex(text, merge.lines), owned: [...after].sort(), garbled: text.garbled };
+  return { bytes: joinIndex(text, merge.lines), owned: [...after].sort(), garbled: text.garbled, short: merge.short === true };
 }

@@ -14,5 +14,9 @@ export type FileOp =
   | { readonly kind: 'retire'; readonly path: string; readonly content?: string }
   /** Add or update these entries' lines in `dir`/MEMORY.md, keeping every other line. */
   | { readonly kind: 'index'; readonly dir: string; readonly entries: readonly IndexEntry[] }
-  /** Rewrite the memories projection's part of `dir`/MEMORY.md: its entries, ordered and capped, and its archive index. */
-  | { readonly kind: 'memory-index'; readonly dir: string; readonly index: MemoryIndex };
+  /**
+   * Rewrite the memories projection's part of `dir`/MEMORY.md: its entries, ordered and capped,
+   * and its archive index. `full`: the index with every entry, for when `index` holds only the
+   * first ones (moreShown, moreArchived) and the merge would look past them.
+   */
+  | { readonly kind: 'memory-index'; readonly dir: string; readonly index: MemoryIndex; readonly full?: () => Promise<MemoryIndex> };

@@ -4,12 +4,13 @@ import { syncDir, writeFileAtomic } from '../atomic-write.js';
 import { contentHash as hashOf } from '../content-hash.js';
 import { describeError } from '../errors.js';
 import { clearLeftovers } from '../ownership/leftovers.js';
-import { mergeIndexText, type IndexPart } from '../ownership/memory-index-lines.js';
+import { mergeIndexText, type IndexPart, type MemoryIndex } from '../ownership/memory-index-lines.js';
 import { readOwnedFile, removeOwnedFile, replaceOwnedFile, type OwnedFile } from '../ownership/owned-file.js';
 import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
 import { BASE_TEXT_LIMIT, recordBeforeWrite, type OwnershipRecord } from '../ownership/ownership-record.js';
 import { whoseFile } from '../ownership/whose-file.js';
 import type { FileOp } from './file-ops.js';
+import { PrefetchedLedger } from './prefetched-ledger.js';
 
 /** Under a sink's root that is engram's alone (views/): where its temporary files are written. */
 const TMP_DIR = '.tmp';
@@ -170,7 +171,7 @@ export class FileSink<R> implements Sink<R> {
             const entries = op.entries.filter((entry) => !leftAlone.get(key)!.has(`${op.dir}/${entry.file}`));
             await this.#updateIndex(op.dir, { kind: 'entries', entries }, ledger);
           } else {
-            await this.#updateIndex(op.dir, { kind: 'memories', index: op.index }, ledger);
+            await this.#updateIndex(op.dir, { kind: 'memories', index: op.index }, ledger, op.full);
           }
         } catch (err) {
           fail(key, err);
@@ -319,9 +320,10 @@ export class FileSink<R> implements Sink<R> {
    * (the ledger keeps them, by writer). Lines engram is about to write are recorded as its own
    * before the write, so a crash in between never leaves engram's lines looking like a person's.
    * The file is compared once more right before it is replaced; the replace itself puts back a
-   * save that lands during it, and the merge is then done again over that save.
+   * save that lands during it, and the merge is then done again over that save. `full`: the
+   * memories' whole index, asked for when the part holds too few of its entries for this file.
    */
-  async #updateIndex(dir: string, part: IndexPart, ledger: OwnershipLedger): Promise<void> {
+  async #updateIndex(dir: string, part: IndexPart, ledger: OwnershipLedger, full?: () => Promise<MemoryIndex>): Promise<void> {
     const path = join(this.#options.root, dir, 'MEMORY.md');
     await this.#clear(dirname(path), ledger);
     const key = `${path}#${this.#options.indexWriter ?? 'index'}`;
@@ -332,7 +334,11 @@ export class FileSink<R> implements Sink<R> {
       // Read after the file: a writer records its lines before it writes them, so every line of
       // theirs in these bytes is in their record.
       const others = otherKeys.length === 0 ? [] : (await ledger.get(otherKeys)).flatMap((other) => other?.lines ?? []);
-      const { bytes, owned: lines } = mergeIndexText(file.bytes, record?.lines, part, others);
+      const { bytes, owned: lines, short } = mergeIndexText(file.bytes, record?.lines, part, others);
+      if (short && full) {
+        [part, full, attempt] = [{ kind: 'memories', index: await full() }, undefined, attempt - 1];
+        continue;
+      }
       if (file.bytes !== undefined ? bytes.equals(file.bytes) : bytes.length === 0) {
         if (!sameLines(record?.lines, lines)) await ledger.put([[key, { hash: hashOf(bytes), lines }]]);
         return;
@@ -353,34 +359,6 @@ export class FileSink<R> implements Sink<R> {
 type PendingOp<R> =
   | { kind: 'write'; key: string; row: R; path: string; content: string }
   | { kind: 'retire'; key: string; row: R; path: string; content: string | undefined };
-
-/**
- * The ledger, with the records of the files one apply writes or removes read in one go and kept
- * current as they are put (only this sink writes those files). Other keys go to the ledger.
- */
-class PrefetchedLedger implements OwnershipLedger {
-  readonly #ledger: OwnershipLedger;
-  readonly #records = new Map<string, OwnershipRecord | undefined>();
-
-  constructor(ledger: OwnershipLedger, paths: readonly string[], records: ReadonlyArray<OwnershipRecord | undefined>) {
-    this.#ledger = ledger;
-    paths.forEach((path, i) => this.#records.set(path, records[i]));
-  }
-
-  async get(paths: readonly string[]): Promise<Array<OwnershipRecord | undefined>> {
-    if (paths.every((path) => this.#records.has(path))) return paths.map((path) => this.#records.get(path));
-    return this.#ledger.get(paths);
-  }
-
-  async put(entries: ReadonlyArray<readonly [string, OwnershipRecord | null]>): Promise<void> {
-    if (entries.length === 0) return;
-    const kept = entries.filter(([path]) => this.#records.has(path));
-    // Forgotten first, so that after a failed write the next look reads the ledger itself.
-    for (const [path] of kept) this.#records.delete(path);
-    await this.#ledger.put(entries);
-    for (const [path, record] of kept) this.#records.set(path, record ?? undefined);
-  }
-}
 
 function sameLines(a: readonly string[] | undefined, b: readonly string[]): boolean {
   return a !== undefined && a.length === b.length && a.every((line, i) => line === b[i]);

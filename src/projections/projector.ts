@@ -48,8 +48,9 @@ export interface SinkContext {
   ledger: OwnershipLedger;
   /**
    * The lane's rows under a prefix as this round leaves them (committed, with the round's
-   * changes over them), in no particular order: for an output made of many rows (a directory's
-   * MEMORY.md from its memories' entries), so that no single row has to hold them all.
+   * changes over them), in key order, read as far as the reader goes (leaving the loop stops
+   * the read): for an output made of many rows (a directory's MEMORY.md from its memories'
+   * ranked rows), so that no single row has to hold them all and the output reads only what it shows.
    */
   scan(prefix: string): AsyncIterable<[key: string, row: unknown]>;
 }

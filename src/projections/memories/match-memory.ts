@@ -1,7 +1,8 @@
 import type { MemoryType } from '../../events/memory-kinds.js';
 import { DUPLICATE_THRESHOLD, jaccard, memoryTokens } from '../../memories/similarity.js';
 import type { RowReader } from '../projector.js';
-import { entryKey, rowAt, tokenKey } from './memories-rows.js';
+import { entryKey, rowAt } from './memories-rows.js';
+import { postingCount, postingIds } from './token-postings.js';
 import type { DirEntry } from './memory-row.js';
 
 /** Whether an entry can be matched: not archived, not superseded (those are also out of the token index). */
@@ -14,7 +15,7 @@ export function inForce(entry: Pick<DirEntry, 'archived' | 'status'>): boolean {
  * Jaccard ≥ 0.6 on name and description), among those still in force: not archived, not
  * superseded, and not left out by `exclude`. The closest; ties by id.
  *
- * Reads the token rows of what is said, then looks only at the memories named by the rarest few
+ * Reads the token counts of what is said, then looks only at the memories named by the rarest few
  * of them (prefix filtering): a memory at Jaccard ≥ t with the k tokens said shares at least
  * ⌈t·k⌉ of them, so it misses at most k − ⌈t·k⌉ and must hold one of any k − ⌈t·k⌉ + 1. A common
  * word ("test", "use") names most of a directory; reading every memory it names made each
@@ -29,9 +30,12 @@ export function findSameMemory(
 ): string | undefined {
   const tokens = new Set(memoryTokens(said));
   if (tokens.size === 0) return undefined;
-  const lists = [...tokens].map((token) => rowAt(rows, tokenKey(dir, type, token)) ?? []);
+  const counted = [...tokens].map((token) => ({ token, count: postingCount(rows, dir, type, token) }));
   const mustShare = Math.ceil(DUPLICATE_THRESHOLD * tokens.size - 1e-9);
-  const probed = lists.sort((a, b) => a.length - b.length).slice(0, tokens.size - mustShare + 1);
+  const probed = counted
+    .sort((a, b) => a.count - b.count)
+    .slice(0, tokens.size - mustShare + 1)
+    .map(({ token }) => postingIds(rows, dir, type, token));
   const seen = new Set<string>();
   let best: { id: string; similarity: number } | undefined;
   for (const ids of probed) {

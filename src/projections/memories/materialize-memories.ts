@@ -1,13 +1,11 @@
 import { canWriteBack, parseMemoryFile, renderMemoryFile, type MemoryFileContent } from '../../memories/memory-file.js';
 import { MEMORY_ID_FIELD } from '../../memories/memory-from-file.js';
-import { strength } from '../../memories/scores.js';
 import type { FileOp } from '../file-ops.js';
 import { entriesOf, typedRow, type MemoriesRow, type ScanRows } from './memories-rows.js';
-import type { DirEntry, DirRow, MemoryRow } from './memory-row.js';
+import type { MemoryRow } from './memory-row.js';
+import { memoryIndex, rankedMemoryIndex } from './directory-index.js';
 
 export { MEMORY_ID_FIELD };
-/** Longest description an index line shows. */
-const INDEX_DESCRIPTION = 150;
 
 /**
  * A memory row becomes its file, in its directory or in `_archive/`, and the other place is let
@@ -32,7 +30,12 @@ export async function materializeMemories(key: string, row: MemoriesRow, scan: S
     }
     return ops;
   }
-  if (typed?.kind === 'dir' && typed.row) return [{ kind: 'memory-index', dir: typed.row.dir, index: memoryIndex(typed.row, await entriesOf(scan, typed.row.dir)) }];
+  if (typed?.kind === 'dir' && typed.row) {
+    const dir = typed.row;
+    // The ranked rows give the lines the index can hold; the merge asks for every entry only
+    // when it would look further (a file with no record of engram's lines, many hand-written ones).
+    return [{ kind: 'memory-index', dir: dir.dir, index: await rankedMemoryIndex(dir, scan), full: async () => memoryIndex(dir, await entriesOf(scan, dir.dir)) }];
+  }
   return [];
 }
 
@@ -82,51 +85,3 @@ export function memoryFileContent(memory: MemoryRow): MemoryFileContent {
     body: memory.body,
   };
 }
-
-/** Active memories best first by strength as of the directory's time; archived ones newest first. */
-export function memoryIndex(dir: DirRow, entries: readonly DirEntry[]) {
-  const now = new Date(dir.asOf);
-  const score = (entry: DirEntry) =>
-    strength({ name: entry.name, type: entry.type, tier: entry.tier, confidence: entry.confidence, lastReinforced: entry.lastReinforced }, now);
-  const shown = entries
-    .filter((entry) => entry.status === 'active' && !entry.archived)
-    .map((entry) => ({ entry, score: score(entry) }))
-    .sort((a, b) => b.score - a.score || compare(a.entry.name, b.entry.name) || compare(a.entry.file, b.entry.file))
-    .map(({ entry }) => ({ file: entry.file, description: oneLine(entry.description || entry.name) }));
-  const archived = entries
-    .filter((entry) => entry.archived)
-    .sort((a, b) => compare(b.archived!.at, a.archived!.at) || compare(a.file, b.file))
-    .map((entry) => ({
-      file: `_archive/${entry.file}`,
-      name: oneLine(entry.name).replace(/[[\]]/g, ''),
-      note: oneLine(`archived ${entry.archived!.at.slice(0, 10)}: ${entry.archived!.reason}`),
-    }));
-  return {
-    shown,
-    archived,
-    managed: entries.flatMap((entry) => [entry.file, `_archive/${entry.file}`]),
-    replaces: entries.flatMap((entry) => entry.indexLines ?? []),
-  };
-}
-
-/**
- * What the index shows of a memory is data: one line, no way to close the link or open markup.
- * Claude Code loads MEMORY.md into the prompt as it is, so `<` and `>` are written as `&lt;` and
- * `&gt;` (no `</system-reminder>` can close what holds it), `](` as `] (` (no link to another
- * file can be forged, which the merge would take for that file's line), and invisible format
- * characters (bidi overrides, zero-width) are dropped, so what a reader sees is what is there.
- */
-function oneLine(text: string): string {
-  const flat = text
-    .replace(/[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g, '')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const cut = [...flat].length > INDEX_DESCRIPTION ? `${[...flat].slice(0, INDEX_DESCRIPTION - 1).join('')}…` : flat;
-  return cut.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\]\(/g, '] (');
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-

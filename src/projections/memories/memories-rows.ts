@@ -1,5 +1,5 @@
 import type { RowReader } from '../projector.js';
-import type { DirEntry, DirRow, HygieneRow, MemoryRow, RouteRow } from './memory-row.js';
+import type { ArchivedEntry, DirEntry, DirRow, HygieneRow, MemoryRow, RankedEntry, RouteRow, TokenHead } from './memory-row.js';
 
 /**
  * The memories projection's rows, kind by kind. Each kind has its own key prefix and row type,
@@ -8,14 +8,23 @@ import type { DirEntry, DirRow, HygieneRow, MemoryRow, RouteRow } from './memory
  *
  * The layout keeps what one memory changes in rows of its own, so proposing a memory costs the
  * same in a directory of 10 or of 5,000: its `mem:` row, its `entry:` row (what the directory's
- * index needs of it), the `token:` rows of its own name and description tokens (the
- * near-duplicate check's index) and its `file:` row (which file names are taken).
+ * index needs of it), the `token:` and `posting:` rows of its own name and description tokens
+ * (the near-duplicate check's index, in chunks) and its `file:` row (which file names are taken). Its place in
+ * MEMORY.md is a row too: `rank:` while it is shown (keyed so that a directory's rows read in key
+ * order come best first, see ranked-index.ts), `arch:` while archived (newest first), `inline:`
+ * for the inline lines it replaces; so the index reads its first 200 lines, not every entry.
  */
 export interface MemoriesRowKinds {
   /** One memory: everything its file shows. */
   mem: MemoryRow;
   /** What its directory's MEMORY.md and summary need of one memory, keyed by directory then memory. */
   entry: DirEntry;
+  /** An active memory as MEMORY.md shows it, keyed by half-life class and rank (ranked-index.ts). */
+  rank: RankedEntry;
+  /** An archived memory as the archive index points at it, keyed newest first. */
+  arch: ArchivedEntry;
+  /** The inline MEMORY.md lines a memory's index line takes the place of. */
+  inline: readonly string[];
   /** One memory directory: its project, the time it is scored at, its pending routes. */
   dir: DirRow;
   /** Every directory's key, so a maintenance tick can rescore them all. */
@@ -26,8 +35,13 @@ export interface MemoriesRowKinds {
   hygiene: HygieneRow;
   /** A distilled proposal for CLAUDE.md or docs/knowledge/. */
   route: RouteRow;
-  /** The ids, sorted, of a directory's memories in force of one type whose tokens include one token. */
-  token: readonly string[];
+  /**
+   * How many of a directory's memories in force of one type have a token among theirs, and the
+   * last `posting:` chunk their ids went to (token-postings.ts).
+   */
+  token: TokenHead;
+  /** One chunk of those memories' ids: at most POSTING_CHUNK, so adding one copies none of the others. */
+  posting: readonly string[];
   /** The memory that holds a file name (lowercased) in a directory. */
   file: string;
   /**
@@ -51,18 +65,27 @@ export const memoryKey = (id: string): MemoriesKey<MemoryRow> => `mem:${id}`;
 export const entryKey = (dir: string, id: string): MemoriesKey<DirEntry> => `entry:${dir}${SEP}${id}`;
 /** The prefix of every entry of a directory, for a scan. */
 export const entryPrefix = (dir: string): string => `entry:${dir}${SEP}`;
+/** `rank`: a string whose key order is best first within one half-life class `cls` (ranked-index.ts). */
+export const rankKey = (dir: string, cls: string, rank: string, id: string): MemoriesKey<RankedEntry> => `rank:${dir}${SEP}${cls}${SEP}${rank}${SEP}${id}`;
+export const rankPrefix = (dir: string, cls: string): string => `rank:${dir}${SEP}${cls}${SEP}`;
+/** `newest`: a string whose key order is the archive time's, newest first (ranked-index.ts). */
+export const archivedKey = (dir: string, newest: string, id: string): MemoriesKey<ArchivedEntry> => `arch:${dir}${SEP}${newest}${SEP}${id}`;
+export const archivedPrefix = (dir: string): string => `arch:${dir}${SEP}`;
+export const inlineKey = (dir: string, id: string): MemoriesKey<readonly string[]> => `inline:${dir}${SEP}${id}`;
+export const inlinePrefix = (dir: string): string => `inline:${dir}${SEP}`;
 export const dirKey = (dir: string): MemoriesKey<DirRow> => `dir:${dir}`;
 export const DIRS: MemoriesKey<readonly string[]> = 'dirs';
 export const MAINTAINED: MemoriesKey<{ readonly at: string }> = 'maintained';
 export const hygieneKey = (dir: string): MemoriesKey<HygieneRow> => `hygiene:${dir}`;
 export const routeKey = (routeId: string): MemoriesKey<RouteRow> => `route:${routeId}`;
-export const tokenKey = (dir: string, type: string, token: string): MemoriesKey<readonly string[]> => `token:${dir}${SEP}${type}${SEP}${token}`;
+export const tokenKey = (dir: string, type: string, token: string): MemoriesKey<TokenHead> => `token:${dir}${SEP}${type}${SEP}${token}`;
+export const postingKey = (dir: string, type: string, token: string, chunk: number): MemoriesKey<readonly string[]> => `posting:${dir}${SEP}${type}${SEP}${token}${SEP}${chunk}`;
 export const fileKey = (dir: string, file: string): MemoriesKey<string> => `file:${dir}${SEP}${file.toLowerCase()}`;
 export const aliasKey = (id: string): MemoriesKey<string> => `alias:${id}`;
 
 /** The prefix each kind's keys start with, to scan one kind. */
 export const KIND_PREFIX = {
-  mem: 'mem:', entry: 'entry:', dir: 'dir:', dirs: 'dirs', maintained: 'maintained', hygiene: 'hygiene:', route: 'route:', token: 'token:', file: 'file:', alias: 'alias:',
+  mem: 'mem:', entry: 'entry:', rank: 'rank:', arch: 'arch:', inline: 'inline:', dir: 'dir:', dirs: 'dirs', maintained: 'maintained', hygiene: 'hygiene:', route: 'route:', token: 'token:', posting: 'posting:', file: 'file:', alias: 'alias:',
 } as const satisfies Record<MemoriesRowKind, string>;
 
 /** Which kind a stored key is; undefined for a key of another projection sharing the lane. */
@@ -71,7 +94,7 @@ export function kindOf(key: string): MemoriesRowKind | undefined {
   if (key === MAINTAINED) return 'maintained';
   const colon = key.indexOf(':');
   const prefix = colon < 0 ? '' : key.slice(0, colon);
-  return prefix === 'mem' || prefix === 'entry' || prefix === 'dir' || prefix === 'hygiene' || prefix === 'route' || prefix === 'token' || prefix === 'file' || prefix === 'alias' ? prefix : undefined;
+  return prefix === 'mem' || prefix === 'entry' || prefix === 'rank' || prefix === 'arch' || prefix === 'inline' || prefix === 'dir' || prefix === 'hygiene' || prefix === 'route' || prefix === 'token' || prefix === 'posting' || prefix === 'file' || prefix === 'alias' ? prefix : undefined;
 }
 
 export const isMemoryKey = (key: string): boolean => key.startsWith(KIND_PREFIX.mem);

@@ -29,7 +29,8 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
   // 3: a directory's entries in rows of their own, a token index and a file-name index (flat proposals).
   // 4: the earlier telling of a lesson is the memory whatever the fold order (aliases, edited fields), modified the latest event's time.
   // 5: concurrent changes fold alike in any order: an edited field is the latest edit's, a confidence edit counts only later reinforcements, reinforcements count while archived, the earlier archive stands.
-  projectorVersion: 5,
+  // 6: each memory's place in MEMORY.md in rows of its own (rank:, arch:, inline:), so the index reads what it shows.
+  projectorVersion: 6,
   handles: [
     'PromptSubmitted', 'MemoryProposed', 'MemoryReinforced', 'MemoryCorroborated', 'MemoryEdited', 'MemoryPinned', 'MemoryUnpinned',
     'MemorySuperseded', 'MemoryArchived', 'MemoryForgotten', 'MemoryRestored', 'MemoriesMaintained', 'MemoryVerified',

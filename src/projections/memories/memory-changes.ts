@@ -5,8 +5,10 @@ import type { MemoryOrigin } from '../../events/memory-kinds.js';
 import { GLOBAL_MEMORY_DIR, projectMemoryDir } from '../../paths.js';
 import type { RowReader } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
+import { indexRows, reshelved } from './directory-index.js';
 import { findSameMemory, inForce } from './match-memory.js';
-import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, tokenKey, type MemoriesRow } from './memories-rows.js';
+import { DIRS, aliasKey, dirKey, entryKey, fileKey, memoryKey, rowAt, type MemoriesRow } from './memories-rows.js';
+import { addPosting, removePosting } from './token-postings.js';
 import { dirEntry, fileNameFor, type DirEntry, type DirRow, type MemoryRow } from './memory-row.js';
 
 /**
@@ -115,11 +117,12 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
   set(rowChange<MemoriesRow>(memoryKey(held.id), null));
   set(rowChange<MemoriesRow>(entryKey(dir, held.id), null));
   set(rowChange<MemoriesRow>(fileKey(dir, held.file), null));
-  const was = indexed(rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held));
-  for (const token of was.tokens) {
-    const ids = (rowAt(overlay, tokenKey(dir, was.type!, token)) ?? []).filter((id) => id !== held.id);
-    set(rowChange(tokenKey(dir, was.type!, token), ids.length > 0 ? ids : null));
-  }
+  const heldEntry = rowAt(state, entryKey(dir, held.id)) ?? dirEntry(held);
+  const unplaced = [...indexRows(dir, heldEntry).keys()];
+  for (const key of unplaced) set(rowChange<MemoriesRow>(key, null));
+  const dirLeft = reshelved(rowAt(state, dirKey(dir)) ?? dirRow, unplaced, []);
+  const was = indexed(heldEntry);
+  for (const [token, chunk] of was.tokens) for (const change of removePosting(overlay, dir, was.type!, token, held.id, chunk)) set(change);
   const founder = proposedRow(event, data, dirRow, (lowercased) => rowAt(overlay, fileKey(dir, lowercased)) !== undefined);
   const edited = new Set(held.edited ?? []);
   const kept = Object.fromEntries(EDITABLE_FIELDS.filter((field) => edited.has(field)).map((field) => [field, held[field]]));
@@ -147,7 +150,7 @@ function takeOver(state: RowReader<MemoriesRow>, event: DomainEvent, data: Propo
     ...(held.file !== founder.file || held.movedFrom ? { movedFrom: [...new Set([...(held.movedFrom ?? []), held.file])].filter((file) => file !== founder.file) } : {}),
   };
   if (row.movedFrom?.length === 0) delete (row as { movedFrom?: unknown }).movedFrom;
-  for (const change of withEntry(overlay, dirRow, undefined, row, event.ts)) set(change);
+  for (const change of withEntry(overlay, dirLeft, undefined, row, event.ts)) set(change);
   set(rowChange(fileKey(dir, row.file), row.id));
   set(rowChange(aliasKey(held.id), row.id));
   return [...pending].map(([key, value]) => rowChange(key, value));
@@ -238,44 +241,45 @@ export function update(state: RowReader<MemoriesRow>, event: DomainEvent, id: st
 }
 
 /**
- * The memory's row, its entry, the token rows whose membership it changed (only what is in
- * force is indexed, under its type) and its directory's time.
+ * The memory's row, its entry, its rows for the directory's index (directory-index.ts), the
+ * token rows whose membership it changed (only what is in force is indexed, under its type)
+ * and its directory's time.
  */
 function withEntry(state: RowReader<MemoriesRow>, dir: DirRow, before: MemoryRow | undefined, after: MemoryRow, at: string): RowChange<MemoriesRow>[] {
-  const entry = dirEntry(after);
-  const changes: RowChange<MemoriesRow>[] = [
-    rowChange(memoryKey(after.id), after),
-    rowChange(entryKey(after.dir, after.id), entry),
-    rowChange(dirKey(dir.dir), at > dir.asOf ? { ...dir, asOf: at } : dir),
-  ];
+  const fresh = dirEntry(after);
+  const changes: RowChange<MemoriesRow>[] = [rowChange(memoryKey(after.id), after)];
   const old = before === undefined ? undefined : (rowAt(state, entryKey(before.dir, before.id)) ?? dirEntry(before));
-  const was = indexed(old);
-  const now = indexed(entry);
-  for (const token of was.tokens) {
-    if (was.type === now.type && now.tokens.has(token)) continue;
-    const key = tokenKey(after.dir, was.type!, token);
-    const ids = (rowAt(state, key) ?? []).filter((id) => id !== after.id);
-    changes.push(rowChange(key, ids.length > 0 ? ids : null));
+  // Its place in MEMORY.md: the rows its entry keeps there, the old ones let go of, counted on the directory's shelves.
+  const placed = indexRows(after.dir, fresh);
+  const was = [...indexRows(before?.dir ?? after.dir, old).keys()];
+  for (const key of was) if (!placed.has(key)) changes.push(rowChange<MemoriesRow>(key, null));
+  for (const [key, row] of placed) changes.push(rowChange(key, row));
+  const shelved = reshelved(dir, was, placed.keys());
+  changes.push(rowChange(dirKey(dir.dir), at > dir.asOf ? { ...shelved, asOf: at } : shelved));
+  const held = indexed(old);
+  const now = indexed(fresh);
+  for (const [token, chunk] of held.tokens) {
+    if (held.type === now.type && now.tokens.has(token)) continue;
+    changes.push(...removePosting(state, after.dir, held.type!, token, after.id, chunk));
   }
-  for (const token of now.tokens) {
-    if (was.type === now.type && was.tokens.has(token)) continue;
-    const key = tokenKey(after.dir, now.type!, token);
-    changes.push(rowChange(key, insertSorted(rowAt(state, key) ?? [], after.id)));
+  const chunkOf = new Map<string, number | undefined>();
+  for (const token of now.tokens.keys()) {
+    if (held.type === now.type && held.tokens.has(token)) chunkOf.set(token, held.tokens.get(token));
+    else {
+      const added = addPosting(state, after.dir, now.type!, token, after.id);
+      changes.push(...added.changes);
+      chunkOf.set(token, added.chunk);
+    }
   }
+  const chunks = fresh.tokens.map((token) => chunkOf.get(token));
+  // A chunk not known (an entry from before chunks) is looked for when the token is let go of.
+  const entry = now.type === undefined || chunks.includes(undefined) ? fresh : { ...fresh, chunks: chunks as number[] };
+  changes.push(rowChange(entryKey(after.dir, after.id), entry));
   return changes;
 }
 
-function indexed(entry: DirEntry | undefined): { type: string | undefined; tokens: ReadonlySet<string> } {
-  return entry && inForce(entry) ? { type: entry.type, tokens: new Set(entry.tokens) } : { type: undefined, tokens: new Set() };
-}
-
-function insertSorted(ids: readonly string[], id: string): readonly string[] {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ids[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return ids[lo] === id ? ids : [...ids.slice(0, lo), id, ...ids.slice(lo)];
+/** The tokens an entry is indexed under while in force, each with the chunk that holds it (undefined: not known). */
+function indexed(entry: DirEntry | undefined): { type: string | undefined; tokens: ReadonlyMap<string, number | undefined> } {
+  if (!entry || !inForce(entry)) return { type: undefined, tokens: new Map() };
+  return { type: entry.type, tokens: new Map(entry.tokens.map((token, i) => [token, entry.chunks?.[i]])) };
 }

@@ -96,6 +96,30 @@ export interface DirEntry {
    * memories that share a token with it (match-memory.ts) does not tokenize them again.
    */
   readonly tokens: readonly string[];
+  /** While in force: the `posting:` chunk each of its tokens holds its id in, in the order of `tokens`. */
+  readonly chunks?: readonly number[];
+}
+
+/** A token's postings in a directory, for one type (token-postings.ts). */
+export interface TokenHead {
+  /** Memories in force whose tokens include it. */
+  readonly count: number;
+  /** The chunk the next id goes to, unless full. */
+  readonly last: number;
+}
+
+/** What MEMORY.md shows of an active memory, and what scores it: a row keyed by its rank (ranked-index.ts). */
+export type RankedEntry = Pick<DirEntry, 'id' | 'file' | 'name' | 'description' | 'type' | 'tier' | 'confidence' | 'lastReinforced'> & {
+  /** Its index line's text, made once when the row is (a render then only reads it). */
+  readonly line?: string;
+};
+
+/** What the archive index shows of an archived memory: a row keyed newest first (ranked-index.ts). */
+export interface ArchivedEntry {
+  readonly id: string;
+  readonly file: string;
+  readonly name: string;
+  readonly archived: NonNullable<MemoryRow['archived']>;
 }
 
 /**
@@ -109,6 +133,12 @@ export interface DirRow {
   readonly asOf: string;
   /** Distilled proposals for the project's CLAUDE.md or docs/knowledge/ still awaiting a yes or no. */
   readonly pendingRoutes?: number;
+  /**
+   * How many rows of its index each shelf holds: a half-life class's `rank:` rows, `arch:` and
+   * `inline:` (directory-index.ts), so MEMORY.md opens only the shelves with rows on them.
+   * Absent: not counted, every shelf is read.
+   */
+  readonly shelves?: Readonly<Record<string, number>>;
 }
 
 /** A distilled candidate meant for the project's CLAUDE.md or docs/knowledge/: a proposal, never written by a projection. */
