@@ -1,14 +1,14 @@
 // npm's `prepare`: runs after `npm install`/`npm ci` in a checkout and when npm installs engram
 // from git (it clones, installs the dev dependencies, runs `prepare`, then packs). A clone has
-// no dist/, so this builds it; `npm pack` runs `prepack` (a full build) first, so nothing is
-// built twice there, and a checkout that was already built is left for `npm run build`.
+// no dist/, so this builds it, and in the same tsc run typechecks and compiles the tests, which
+// `npm test` then need not do again (scripts/build-when-stale.mjs); `npm pack` runs `prepack`
+// (a full build) first, so nothing is built twice there, and a checkout that was already built
+// is left for `npm run build`.
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 if (!existsSync('dist/src/cli/main.js') || !existsSync('dist/hooks/session-start.cjs')) {
-  const npm = process.env.npm_execpath;
-  const result = npm
-    ? spawnSync(process.execPath, [npm, 'run', 'build'], { stdio: 'inherit' })
-    : spawnSync('npm', ['run', 'build'], { stdio: 'inherit', shell: process.platform === 'win32' });
+  const args = ['scripts/build-when-stale.mjs', ...(existsSync('test') ? ['--tests'] : [])];
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
   process.exit(result.status ?? 1);
 }
