@@ -67,6 +67,19 @@ describe('Universal Sentence Encoder Lite', () => {
     expect(cosine(word!, (await use.embed(['postgres']))[0]!)).toBeGreaterThan(0.999);
   });
 
+  it('warms its thread after loading without changing a vector: the same bits as a model not warmed', { timeout: 180_000 }, async () => {
+    const cold = useLiteEmbedder({ warmUp: 0 });
+    try {
+      const texts = ['which package manager should I use for installs', 'x', 'the deploy failed on a lock timeout in postgres during the migration'];
+      const warmed = await use.embed(texts);
+      expect(use.loaded?.()).toBe(true);
+      const unwarmed = await cold.embed(texts);
+      for (const [i, vector] of warmed.entries()) expect(Array.from(vector)).toEqual(Array.from(unwarmed[i]!));
+    } finally {
+      await cold.close();
+    }
+  });
+
   it('stops between batches when its signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('stop'));
