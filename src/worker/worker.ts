@@ -358,7 +358,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded });
+      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded, warmModel: true });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

