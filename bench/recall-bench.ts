@@ -108,6 +108,7 @@ export async function recallHookBench(options: { repo: string; scratch: string; 
       input: JSON.stringify({ session_id: 'bench-warmup', cwd: PROJECT, hook_event_name: 'UserPromptSubmit', prompt: texts[0]!.text }),
       stdio: ['pipe', 'ignore', 'ignore'],
     });
+    if (options.vectors) await untilModelLoaded(env, cli, hook, { text: texts[0]!.text, project: PROJECT });
     return options.vectors ? [measure('vectors')] : [measure('warm'), none];
   } finally {
     run([cli, 'worker', 'stop'], '');
@@ -185,6 +186,7 @@ async function warmVectors(options: { repo: string; scratch: string; runs: numbe
     // The first recall loads the model; wait for it as a prompt would not.
     const warm = { ...env, ENGRAM_RECALL_WAIT_MS: '30000' };
     spawnSync(process.execPath, [hook], { env: warm, input: JSON.stringify({ session_id: 'bench-warmup', cwd: questions[0]!.project, hook_event_name: 'UserPromptSubmit', prompt: questions[0]!.text }), stdio: ['pipe', 'ignore', 'ignore'] });
+    await untilModelLoaded(env, cli, hook, questions[0]!);
     const step = Math.max(1, Math.floor(questions.length / options.runs));
     const prompts = Array.from({ length: options.runs }, (_, i) => questions[(i * step) % questions.length]!);
     coldResult(cold!);
@@ -192,6 +194,25 @@ async function warmVectors(options: { repo: string; scratch: string; runs: numbe
   } finally {
     run([cli, 'worker', 'stop'], '');
   }
+}
+
+/**
+ * Waits until the worker says its model is loaded (`engram worker status`), then asks one more
+ * prompt with a long wait: a warm worker with vectors is measured with its model ready and its
+ * vectors' mirror read. Before, the measured prompts began while the model loaded (answered
+ * without vectors) and met its first, slowest calls.
+ */
+async function untilModelLoaded(env: NodeJS.ProcessEnv, cli: string, hook: string, prompt: { text: string; project: string }): Promise<void> {
+  const deadline = performance.now() + 120_000;
+  while (!/model: loaded/.test(spawnSync(process.execPath, [cli, 'worker', 'status'], { env, encoding: 'utf8' }).stdout ?? '')) {
+    if (performance.now() > deadline) throw new Error('the worker did not load its model within 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  spawnSync(process.execPath, [hook], {
+    env: { ...env, ENGRAM_RECALL_WAIT_MS: '30000' },
+    input: JSON.stringify({ session_id: 'bench-warmup-loaded', cwd: prompt.project, hook_event_name: 'UserPromptSubmit', prompt: prompt.text }),
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
 }
 
 type Run = (args: string[], input: string) => { ms: number; printed: boolean };

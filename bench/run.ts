@@ -24,7 +24,7 @@ import { embedBench } from './embed-bench.js';
 import { transcriptBench } from './transcript-bench.js';
 import { backfillBench } from './backfill-bench.js';
 import { recallIndexBench } from './recall-index-bench.js';
-import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
+import { useLiteEmbedder, WARM_UP_CALLS } from '../src/recall/embedders/use-lite-embedder.js';
 import { recallHookBench, recallHookVectorsBench, recallQueryBench } from './recall-bench.js';
 import { viewerBench } from './viewer-bench.js';
 import { mcpSearchBench } from './mcp-bench.js';
@@ -189,7 +189,8 @@ async function benchRecall(): Promise<void> {
     });
   }
   // The same with the worker's vector signal: the query embedded by USE Lite, the vectors searched.
-  const embedder = useLiteEmbedder();
+  // Warmed as the worker's is (use-lite-embedder.ts WARM_UP_CALLS): the rows measure a worker's answers, not a fresh model's first calls.
+  const embedder = useLiteEmbedder({ warmUp: WARM_UP_CALLS });
   try {
     const withVectors = await recallQueryBench(join(scratch, 'with-vectors'), [1_000, 10_000, 100_000], 40, embedder);
     for (const r of withVectors) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEngramError } from '../src/errors.js';
 import { cosine, type Embedder } from '../src/indexes/embedder.js';
 import { bgeSmallDir, BGE_SMALL_MODEL, fastembedEmbedder } from '../src/recall/embedders/fastembed-embedder.js';
-import { USE_LITE_MODEL, useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
+import { USE_LITE_MODEL, useLiteEmbedder, WARM_UP_CALLS } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
 import { packageInstalled } from './support/package-installed.js';
 import { repoRoot, runProcess } from './support/temp-home.js';
@@ -65,6 +65,19 @@ describe('Universal Sentence Encoder Lite', () => {
     const [empty, word] = await use.embed(['', 'postgres']);
     expect(norm(empty!)).toBeCloseTo(1, 4);
     expect(cosine(word!, (await use.embed(['postgres']))[0]!)).toBeGreaterThan(0.999);
+  });
+
+  it('warms its thread after loading (as the worker asks) without changing a vector: the same bits as a model not warmed', { timeout: 180_000 }, async () => {
+    const warm = useLiteEmbedder({ warmUp: WARM_UP_CALLS });
+    try {
+      const texts = ['which package manager should I use for installs', 'x', 'the deploy failed on a lock timeout in postgres during the migration'];
+      const warmed = await warm.embed(texts);
+      expect(warm.loaded?.()).toBe(true);
+      const unwarmed = await use.embed(texts);
+      for (const [i, vector] of warmed.entries()) expect(Array.from(vector)).toEqual(Array.from(unwarmed[i]!));
+    } finally {
+      await warm.close();
+    }
   });
 
   it('stops between batches when its signal is aborted', async () => {

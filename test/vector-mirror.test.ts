@@ -81,6 +81,37 @@ describe('VectorStore.nearest from its in-memory mirror', () => {
     }
   });
 
+  it('reads the table once for the searches that ask while it is being read, and keeps no read of a table dropped meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
+    dirs.push(dir);
+    const options = { dir, model: 'test-model', dimensions: DIMENSIONS };
+    const mirrored = new VectorStore(options);
+    const lance = new VectorStore({ ...options, mirrorMaxRows: 0, packedMaxRows: 0 });
+    const other = new VectorStore(options);
+    try {
+      await other.upsert(Array.from({ length: 400 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
+      const queries = Array.from({ length: 6 }, () => unit());
+      // prepare() (the recall's, beside the query's embedding) and six searches, all at once.
+      const [, ...answers] = await Promise.all([mirrored.prepare(), ...queries.map((query) => mirrored.nearest(query, { project: '/a', limit: 5 }))]);
+      expect(mirrored.mirrorReads).toBe(1);
+      for (const [i, query] of queries.entries()) expect(answers[i]!.map((hit) => hit.id)).toEqual((await lance.nearest(query, { project: '/a', limit: 5 })).map((hit) => hit.id));
+      // Another handle writes: read again, once.
+      await other.upsert([row('new', '/a', queries[0])]);
+      await Promise.all(queries.map((query) => mirrored.nearest(query, { project: '/a', limit: 5 })));
+      expect(mirrored.mirrorReads).toBe(2);
+      expect((await mirrored.nearest(queries[0]!, { project: '/a', limit: 1 }))[0]!.id).toBe('new');
+      // Dropped while a read is under way: that read is not kept; the new table's rows are searched.
+      await other.upsert([row('moved', '/a')]);
+      const reading = mirrored.prepare();
+      await mirrored.drop();
+      await reading;
+      await mirrored.upsert([row('after-drop', '/a', queries[1])]);
+      expect((await mirrored.nearest(queries[1]!, { project: '/a', limit: 5 })).map((hit) => hit.id)).toEqual(['after-drop']);
+    } finally {
+      await Promise.all([mirrored.close(), lance.close(), other.close()]);
+    }
+  });
+
   it('leaves a table larger than both its caps to LanceDB, with the same answers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
     dirs.push(dir);

@@ -86,6 +86,8 @@ export interface OpenEngineOptions {
    * worker: ENGRAM_MODEL_IDLE_MS). Default: keep it (a command ends soon anyway).
    */
   modelIdleMs?: number;
+  /** The model answers prompt after prompt (the worker): warm it as it loads (embedderFor's `warm`). Default false. */
+  warmModel?: boolean;
   /** Told each time the model is let go for being unused. */
   onModelUnloaded?: () => void;
   /**
@@ -118,7 +120,7 @@ async function engineParts(options: OpenEngineOptions, write: boolean): Promise<
   let vectors: EngineVectors | undefined;
   let cache: EmbeddingCache | undefined;
   let indexer: Embedder | undefined;
-  const chosen = embedderFor(options.embedder ?? 'off', paths);
+  const chosen = embedderFor(options.embedder ?? 'off', paths, { warm: options.warmModel });
   const model = chosen && options.modelIdleMs !== undefined ? unloadWhenIdle(chosen, { idleMs: options.modelIdleMs, onUnload: options.onModelUnloaded }) : chosen;
   if (model) {
     // Only a writing engine holds the cache (a LevelDB: one process); a reading one never embeds.

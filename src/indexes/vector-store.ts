@@ -49,6 +49,11 @@ export class VectorStore {
   #mirror: VectorMirror | undefined;
   /** The table version found too large to mirror. */
   #tooLargeAt: number | undefined;
+  /** The mirror being read, and of which version: searches that come meanwhile wait for it instead of each reading the table again. */
+  #reading: { version: number; mirror: Promise<VectorMirror> } | undefined;
+  /** Moved by drop(): a mirror read of the table before it is not kept (a new table's versions start again). */
+  #generation = 0;
+  #mirrorReads = 0;
 
   readonly #mirrorMaxRows: number;
   readonly #packedMaxRows: number;
@@ -93,6 +98,8 @@ export class VectorStore {
     const db = await this.#connect();
     this.#opened = undefined;
     this.#mirror = undefined;
+    this.#reading = undefined;
+    this.#generation++;
     if ((await db.tableNames()).includes(this.table)) await db.dropTable(this.table);
   }
 
@@ -101,6 +108,11 @@ export class VectorStore {
     const table = await this.#table(false);
     // Compaction changes the version, not the rows.
     if (table) await this.#keepMirror(table, async () => void (await table.optimize()), () => undefined, true);
+  }
+
+  /** How many times the table was read whole into the mirror so far (once per version another handle wrote, however many searches asked meanwhile). */
+  get mirrorReads(): number {
+    return this.#mirrorReads;
   }
 
   async count(): Promise<number> {
@@ -114,6 +126,15 @@ export class VectorStore {
       const rows = (await table.query().toArray()) as Array<Record<string, unknown>>;
       return rows.map(fromLance).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     });
+  }
+
+  /**
+   * Makes ready what nearest() reads (the table's mirror, read when it is not held or the table
+   * moved), so that a search started beside the query's embedding finds it done. Never rejects:
+   * nearest() reports what fails.
+   */
+  async prepare(): Promise<void> {
+    await this.#read(async (table) => (table ? this.#mirrored(table) : undefined)).catch(() => undefined);
   }
 
   /**
@@ -148,6 +169,7 @@ export class VectorStore {
   async #mirrored(table: Table): Promise<VectorMirror | undefined> {
     const version = await table.version();
     if (this.#mirror?.version === version) return this.#mirror;
+    if (this.#reading?.version === version) return this.#reading.mirror;
     this.#mirror = undefined;
     if (this.#tooLargeAt === version) return undefined;
     const count = await table.countRows();
@@ -155,14 +177,19 @@ export class VectorStore {
       this.#tooLargeAt = version;
       return undefined;
     }
-    // Read batch by batch into the mirror: a large table is never all in memory twice.
-    const mirror = new VectorMirror(version, [], { packed: count > this.#mirrorMaxRows });
-    for await (const batch of table.query().select(['id', 'project', 'vector'])) {
-      const rows = batch.toArray() as Array<Record<string, unknown>>;
-      mirror.upsert(rows.map((row) => ({ id: String(row.id), project: String(row.project), vector: vectorOf(row) })));
+    if (this.#reading?.version === version) return this.#reading.mirror;
+    const generation = this.#generation;
+    this.#mirrorReads++;
+    const reading = { version, mirror: readMirror(table, version, count > this.#mirrorMaxRows) };
+    this.#reading = reading;
+    try {
+      const mirror = await reading.mirror;
+      // Kept unless the table was dropped or written meanwhile (#keepMirror found no mirror to keep in step).
+      if (this.#reading === reading && this.#generation === generation) this.#mirror = mirror;
+      return mirror;
+    } finally {
+      if (this.#reading === reading) this.#reading = undefined;
     }
-    this.#mirror = mirror;
-    return mirror;
   }
 
   /**
@@ -170,6 +197,8 @@ export class VectorStore {
    * (or, for `sameRows`, only moved its version); else the mirror is dropped and read again later.
    */
   async #keepMirror(table: Table, write: () => Promise<unknown>, apply: (mirror: VectorMirror) => void, sameRows = false): Promise<void> {
+    // A mirror being read may or may not see this write: it is not kept, the next search reads again.
+    this.#reading = undefined;
     const mirror = this.#mirror;
     const before = mirror ? await table.version() : undefined;
     try {
@@ -234,6 +263,16 @@ export class VectorStore {
     else if (create) this.#opened = await db.createEmptyTable(this.table, await vectorSchema(this.dimensions), { mode: 'create', existOk: true });
     return this.#opened;
   }
+}
+
+/** The table's rows at `version`, read batch by batch: a large table is never all in memory twice. */
+async function readMirror(table: Table, version: number, packed: boolean): Promise<VectorMirror> {
+  const mirror = new VectorMirror(version, [], { packed });
+  for await (const batch of table.query().select(['id', 'project', 'vector'])) {
+    const rows = batch.toArray() as Array<Record<string, unknown>>;
+    mirror.upsert(rows.map((row) => ({ id: String(row.id), project: String(row.project), vector: vectorOf(row) })));
+  }
+  return mirror;
 }
 
 async function vectorSchema(dimensions: number) {

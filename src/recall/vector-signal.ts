@@ -25,6 +25,8 @@ export function vectorSignal(vectors: { store: VectorStore; embedder: Embedder }
       if (options.skipWhileLoading && vectors.embedder.loaded?.() === false) {
         // Loads once however many questions ask meanwhile (the embedder keeps one load).
         void vectors.embedder.embed([' ']).catch(() => undefined);
+        // And the table's mirror is read meanwhile, so the first search after the load finds it.
+        void vectors.store.prepare();
         options.onSkipped?.();
         return [];
       }

@@ -11,6 +11,7 @@ import type { EngramPaths } from '../paths.js';
 import type { EmbedderChoice } from '../recall/embedders/embedder-choice.js';
 import { Recaller } from '../recall/recaller.js';
 import { answerRecall } from './answer-recall.js';
+import { recallFirst } from './recall-first.js';
 import { engineCommands } from '../commands/all-commands.js';
 import { searchMemories } from '../commands/search-memories.js';
 import { openEngine, type ComposedEngine, type OpenEngineOptions } from '../composition/open-engine.js';
@@ -126,6 +127,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   let resolveStopped!: (code: number) => void;
   const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
 
+  const answering = recallFirst({ maxHoldMs: 250 });
   // Ticks run one after another; a request for one while one runs makes exactly one more.
   let running: Promise<void> | undefined;
   let again = false;
@@ -161,7 +163,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     }
   };
   const schedule = (): void => {
-    if (stopping || broken || !checked) return;
+    if (stopping || broken || !checked || answering.hold(schedule)) return;
     if (running) {
       again = true;
       return;
@@ -285,7 +287,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   server = await startSocketServer({
     path: paths.socket,
     engine,
-    recall: (request) => answerRecall(recaller!, request, { paths, now: options.clock.now(), log }),
+    recall: (request) => answering.answer(() => answerRecall(recaller!, request, { paths, now: options.clock.now(), log })),
     search: async (request) => {
       const found = await searchMemories(engine, recaller!, request);
       for (const problem of found.problems) log(`search left a signal out: ${problem}`);
@@ -356,7 +358,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded });
+      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded, warmModel: true });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

