@@ -2,6 +2,16 @@ import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/support/longest-first.js';
 import { sharedModuleFiles } from './test/support/shared-module-files.js';
 
+// Node reads the file NODE_EXTRA_CA_CERTS names at every start (Debian's whole bundle costs each
+// `node` ≈ 46 ms of CPU here), and the suite starts thousands of node processes (hooks, workers,
+// the CLI) of which none opens a TLS connection: tests talk to loopback servers only. npm, which
+// may reach the registry, gets it back (test/package-install.test.ts). In effect before the test
+// processes are forked, so they and everything they spawn inherit the environment without it.
+if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+  process.env.ENGRAM_TEST_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
+
 export default defineConfig({
   test: {
     testTimeout: 60_000,

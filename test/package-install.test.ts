@@ -27,7 +27,9 @@ let packed: string[];
 let clone: string;
 
 function npm(args: string[], cwd: string): void {
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' } });
+  // The CA file vitest.config.ts set aside: npm may still reach the registry through a proxy.
+  const ca = process.env.ENGRAM_TEST_EXTRA_CA_CERTS === undefined ? {} : { NODE_EXTRA_CA_CERTS: process.env.ENGRAM_TEST_EXTRA_CA_CERTS };
+  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, ...ca, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' } });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} in ${cwd}: ${result.stderr.slice(-3000)}`);
 }
 
