@@ -47,14 +47,17 @@ async function agreePacked(packed: VectorStore, lance: VectorStore, queries = 15
   }
 }
 
+/** Three handles on one new table: one mirrored, one that always asks LanceDB, and another writer. */
+function threeHandles(): { mirrored: VectorStore; lance: VectorStore; other: VectorStore } {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
+  dirs.push(dir);
+  const options = { dir, model: 'test-model', dimensions: DIMENSIONS };
+  return { mirrored: new VectorStore(options), lance: new VectorStore({ ...options, mirrorMaxRows: 0, packedMaxRows: 0 }), other: new VectorStore(options) };
+}
+
 describe('VectorStore.nearest from its in-memory mirror', () => {
   it('ranks as LanceDB does, through its own upserts, removals and compaction, and another handle’s writes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
-    dirs.push(dir);
-    const options = { dir, model: 'test-model', dimensions: DIMENSIONS };
-    const mirrored = new VectorStore(options);
-    const lance = new VectorStore({ ...options, mirrorMaxRows: 0, packedMaxRows: 0 });
-    const other = new VectorStore(options);
+    const { mirrored, lance, other } = threeHandles();
     try {
       expect(await mirrored.nearest(unit(), { project: '/a', limit: 10 })).toEqual([]);
       await mirrored.upsert(Array.from({ length: 300 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
@@ -82,12 +85,7 @@ describe('VectorStore.nearest from its in-memory mirror', () => {
   });
 
   it('reads the table once for the searches that ask while it is being read, and keeps no read of a table dropped meanwhile', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
-    dirs.push(dir);
-    const options = { dir, model: 'test-model', dimensions: DIMENSIONS };
-    const mirrored = new VectorStore(options);
-    const lance = new VectorStore({ ...options, mirrorMaxRows: 0, packedMaxRows: 0 });
-    const other = new VectorStore(options);
+    const { mirrored, lance, other } = threeHandles();
     try {
       await other.upsert(Array.from({ length: 400 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
       const queries = Array.from({ length: 6 }, () => unit());
