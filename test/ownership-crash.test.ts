@@ -76,6 +76,21 @@ describe('a kill -9 between a sink\'s writes and its commit', () => {
  * by strace). Here each kill is put at its exact point, in the process: the ledger's put is where
  * the process dies (what it stored before dying stays, nothing after it runs).
  */
+/** `ledger`, dying at its `dieAt`-th put: `keep` says whether that put's records were stored first. */
+function dyingLedger(ledger: OwnershipLedger, dieAt: number, keep: boolean): OwnershipLedger {
+  let puts = 0;
+  return {
+    get: (paths) => ledger.get(paths),
+    put: async (entries) => {
+      if (++puts === dieAt) {
+        if (keep) await ledger.put(entries);
+        throw new Error('killed');
+      }
+      await ledger.put(entries);
+    },
+  };
+}
+
 describe('two kills in a row around a sink\'s write', () => {
   it('a write that landed before its record did, then a kill before the next write lands: the file is still engram\'s and is written', async () => {
     const root = mkdtempSync(join(tmpdir(), 'engram-two-kills-'));
@@ -84,20 +99,7 @@ describe('two kills in a row around a sink\'s write', () => {
       const path = 'projects/p/memory/auto-stats.md';
       const full = join(root, 'claude', path);
       const sink = new FileSink<string>({ root: join(root, 'claude'), materialize: (_key, row) => [{ kind: 'write', path, content: row }] });
-      /** A ledger that dies at its `dieAt`-th put: `keep` says whether that put's records were stored first. */
-      const dying = (dieAt: number, keep: boolean): OwnershipLedger => {
-        let puts = 0;
-        return {
-          get: (paths) => store.ownership.get(paths),
-          put: async (entries) => {
-            if (++puts === dieAt) {
-              if (keep) await store.ownership.put(entries);
-              throw new Error('killed');
-            }
-            await store.ownership.put(entries);
-          },
-        };
-      };
+      const dying = (dieAt: number, keep: boolean) => dyingLedger(store.ownership, dieAt, keep);
       const apply = (content: string, ledger: OwnershipLedger) => {
         const context: SinkContext = { ledger, outputs: async (paths) => paths.map(() => undefined), scan: async function* () {} };
         return sink.apply([{ key: 'stats', row: content }], context);
@@ -145,15 +147,7 @@ describe('a kill while MEMORY.md is replaced', () => {
       linkSync(index, old);
       // Killed right after the rename: the records of MEMORY.md's lines are those put before it
       // (the old lines and the new), the last put (what landed) never runs.
-      let puts = 0;
-      const dying: OwnershipLedger = {
-        get: (paths) => store.ownership.get(paths),
-        put: async (entries) => {
-          if (++puts === 4) throw new Error('killed');
-          await store.ownership.put(entries);
-        },
-      };
-      await killed.apply([{ key: 'stats', row: 'sessions: 2\n' }], { ...context, ledger: dying });
+      await killed.apply([{ key: 'stats', row: 'sessions: 2\n' }], { ...context, ledger: dyingLedger(store.ownership, 4, false) });
       expect(readFileSync(index, 'utf8')).toBe('- [auto-stats.md](auto-stats.md) — sessions: 2\n');
       expect(readFileSync(old).equals(before)).toBe(true);
       // The next process's sink, at its first write there.
