@@ -8,6 +8,8 @@ import { sinkContext } from '../src/engine/sink-context.js';
 import { MEMORY_TYPES, TIERS } from '../src/events/memory-kinds.js';
 import { mergeIndexText, type MemoryIndex } from '../src/ownership/memory-index-lines.js';
 import { indexRows, memoryIndex, rankedMemoryIndex } from '../src/projections/memories/directory-index.js';
+import { memoriesProjector } from '../src/projections/memories/memories.js';
+import { SCORING } from '../src/memories/scores.js';
 import { entriesOf, entryKey, type MemoriesRow } from '../src/projections/memories/memories-rows.js';
 import type { DirEntry, DirRow } from '../src/projections/memories/memory-row.js';
 
@@ -177,5 +179,18 @@ describe('MEMORY.md from the ranked rows', () => {
     // Fewer rows than a third of the directory's were read to decide it.
     expect(read).toBeLessThan(shapes.length / 3);
     await lane.reset(undefined);
+  });
+});
+
+describe('the rank rows and the scoring table', () => {
+  // A rank row's key holds log2(confidence) + t/h for its half-life h, made when the row was
+  // folded: rows folded under other half-lives would be read in the wrong order. A change to the
+  // table must come with a new memories projectorVersion (every lane folding it then rebuilds).
+  it('are keyed by the half-lives the memories projectorVersion was made for', () => {
+    expect({ projectorVersion: memoriesProjector.projectorVersion, byType: SCORING.halfLifeDaysByType, byTier: SCORING.halfLifeDaysByTier }).toEqual({
+      projectorVersion: 6,
+      byType: { value: 365, insight: 180, user: 180, feedback: 90, reference: 60, project: 14, unknown: 30 },
+      byTier: { preference: 180, procedural: 365, fact: 180, episodic: 30, working: 1, idea: Infinity, rule: 90 },
+    });
   });
 });

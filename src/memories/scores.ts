@@ -42,7 +42,10 @@ export interface ScoringTable {
   readonly oldAfterDays: number;
 }
 
-/** Every tunable number of the scores, in one place. */
+/**
+ * Every tunable number of the scores, in one place. The half-lives are folded into the memories
+ * projection's rank rows (directory-index.ts): change one with its projectorVersion.
+ */
 export const SCORING: ScoringTable = deepFreeze({
   halfLifeDaysByType: {
     /** What the user cares about: changes over years. */
