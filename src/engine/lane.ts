@@ -8,7 +8,8 @@ import type { Checkpoint, LaneStore, ProjectorFault, ResetNote, RowFailure } fro
 export interface Lane {
   readonly projection: Projection<unknown>;
   readonly name: string;
-  readonly handles: ReadonlySet<string>;
+  /** Whether its projector handles an event, by WindowSlot.typeId. */
+  readonly handlesType: readonly boolean[];
   readonly store: LaneStore | null;
   // One task at a time per projection: its events are folded strictly in log order.
   readonly queue: PQueue;

@@ -72,7 +72,7 @@ export class ProjectionRunner {
       this.#lanes.set(projector.name, {
         projection,
         name: projector.name,
-        handles: new Set(projector.handles),
+        handlesType: this.#windows.typeMask(new Set(projector.handles)),
         store: laneStore,
         queue: new PQueue({ concurrency: 1 }),
         cache: new RowCache(this.#options.rowCacheSize ?? 20_000),
@@ -298,7 +298,7 @@ export class ProjectionRunner {
         const slot = slots[i];
         // A seq a lost tail left unused (see LogRepaired) holds no event.
         if (slot === undefined) continue;
-        if (lane.handles.has(slot.raw.type)) {
+        if (lane.handlesType[slot.typeId]) {
           let changes: readonly RowChange<unknown>[];
           try {
             const event = slot.event(this.#options.catalog);

@@ -23,7 +23,7 @@ export interface FoldingLane {
   readonly projection: Projection<unknown>;
   readonly store: LaneStore | null;
   readonly cache: RowCache;
-  readonly handles: ReadonlySet<string>;
+  readonly handlesType: readonly boolean[];
   readonly written: { rows: Set<string>; outputs: Set<string> } | undefined;
 }
 
@@ -80,7 +80,7 @@ export class RoundRows {
   async loadAhead(slots: ReadonlyArray<WindowSlot | undefined>, first: string): Promise<void> {
     const lane = this.#lane;
     let wanted = new Set([first]);
-    let trying = slots.filter((slot): slot is WindowSlot => slot !== undefined && lane.handles.has(slot.raw.type));
+    let trying = slots.filter((slot): slot is WindowSlot => slot !== undefined && lane.handlesType[slot.typeId] === true);
     // An event asks for its rows one after another: each pass learns the next one it lacks.
     for (let pass = 0; pass < LOOK_AHEAD_PASSES && wanted.size > 0; pass++) {
       const missed: WindowSlot[] = [];

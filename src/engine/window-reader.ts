@@ -5,10 +5,17 @@ import type { EventLog } from '../log/event-log.js';
 /** One event of a window: as stored, and as projectors read it (checked and upcast once). */
 export class WindowSlot {
   readonly raw: StoredEnvelope;
+  /**
+   * The type's place in the catalog (its length for a type it does not know): a lane asks
+   * whether it handles an event by this number, not by hashing and comparing the type's string
+   * (decoded afresh for every event) once per lane.
+   */
+  readonly typeId: number;
   #read: DomainEvent | Error | undefined;
 
-  constructor(raw: StoredEnvelope) {
+  constructor(raw: StoredEnvelope, typeId: number) {
     this.raw = raw;
+    this.typeId = typeId;
   }
 
   /** The event at its current schemaVersion; throws why it cannot be read, every time it is asked. */
@@ -50,11 +57,21 @@ export class WindowReader {
   readonly #catalog: EventCatalog;
   readonly #keep: number;
   readonly #windows = new Map<string, Window>();
+  readonly #typeIds: ReadonlyMap<string, number>;
 
   constructor(log: EventLog, catalog: EventCatalog, options: WindowReaderOptions = {}) {
     this.#log = log;
     this.#catalog = catalog;
     this.#keep = options.keep ?? 8;
+    this.#typeIds = new Map(catalog.types.map((type, i) => [type, i]));
+  }
+
+  /**
+   * For each typeId, whether one of `types` is it: what a lane looks up per event instead of
+   * its set of type names.
+   */
+  typeMask(types: ReadonlySet<string>): readonly boolean[] {
+    return [...this.#catalog.types.map((type) => types.has(type)), false];
   }
 
   get catalog(): EventCatalog {
@@ -70,15 +87,15 @@ export class WindowReader {
     const start = Math.floor((from - 1) / size) * size + 1;
     const last = Math.min(start + size - 1, to);
     if (last < from) return [];
-    const window = this.#load(start, from, last);
+    const loading = this.#load(start, from, last);
     if (to > last) void this.#load(last + 1, last + 1, Math.min(last + size, to)).catch(() => undefined);
-    await window;
-    const id = `${start}`;
-    return this.#windows.get(id)!.slots.slice(from - start, last - start + 1);
+    // The window itself, not a look-up after the wait: reading ahead may have pushed it out of the kept ones meanwhile.
+    const window = await loading;
+    return window.slots.slice(from - start, last - start + 1);
   }
 
   /** Makes sure the window starting at `start` holds `from`..`last`. */
-  #load(start: number, from: number, last: number): Promise<void> {
+  async #load(start: number, from: number, last: number): Promise<Window> {
     const id = `${start}`;
     let window = this.#windows.get(id);
     if (window) {
@@ -102,12 +119,14 @@ export class WindowReader {
         w.loadedTo = last;
       }
     });
-    return w.loading;
+    await w.loading;
+    return w;
   }
 
   async #readInto(window: Window, from: number, to: number): Promise<void> {
     for await (const batch of this.#log.read({ from, to, batchSize: 2000 })) {
-      for (const raw of batch) window.slots[raw.seq - window.start] = new WindowSlot(raw);
+      const unknown = this.#typeIds.size;
+      for (const raw of batch) window.slots[raw.seq - window.start] = new WindowSlot(raw, this.#typeIds.get(raw.type) ?? unknown);
     }
   }
 }

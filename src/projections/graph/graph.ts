@@ -29,6 +29,8 @@ export const graphProjector = defineProjector<GraphRows>({
   handles: memoriesProjector.handles,
   evolve(state, event) {
     const changes = memoriesProjector.evolve(state as Parameters<typeof memoriesProjector.evolve>[0], event) as RowChange<GraphRows>[];
+    // Most prompts teach nothing: no memory changed, so no graph row does (and nothing is allocated to say so).
+    if (changes.length === 0) return changes;
     // The last row each memory was given in this event (the promotion gate may touch one twice).
     const after = new Map<string, MemoryRow | null>();
     for (const change of changes) if (isMemoryKey(change.key)) after.set(change.key, change.row as MemoryRow | null);

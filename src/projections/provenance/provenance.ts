@@ -41,6 +41,8 @@ export const provenanceProjector = defineProjector<ProvenanceRows>({
   handles: memoriesProjector.handles,
   evolve(state, event) {
     const changes = memoriesProjector.evolve(state as RowReader<MemoriesRow>, event) as RowChange<ProvenanceRows>[];
+    // Most prompts teach nothing: no memory changed, so there is no step to record.
+    if (changes.length === 0) return changes;
     // The last row each memory was given by this event (the promotion gate may touch one twice).
     const after = new Map<string, MemoryRow>();
     for (const change of changes) if (isMemoryKey(change.key) && change.row !== null) after.set(change.key, change.row as MemoryRow);

@@ -39,7 +39,10 @@ export const recallIndexProjector = defineProjector<RecallIndexRow>({
   handles: memoriesProjector.handles,
   evolve(state, event) {
     // Memories rows are only ever read as memories rows: the recall rows have keys of their own.
-    const changes: RowChange<RecallIndexRow>[] = [...memoriesProjector.evolve(state as RowReader<MemoriesRow>, event)];
+    const memoryChanges = memoriesProjector.evolve(state as RowReader<MemoriesRow>, event);
+    // Most prompts teach nothing: no memory changed, so no directory's documents did.
+    if (memoryChanges.length === 0) return [];
+    const changes: RowChange<RecallIndexRow>[] = [...memoryChanges];
     const dirs = new Map<string, RecallDirRow>();
     for (const change of changes) {
       if (!isMemoryKey(change.key)) continue;

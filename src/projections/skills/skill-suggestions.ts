@@ -33,6 +33,8 @@ export const skillSuggestionsProjector = defineProjector<Row>({
   evolve(state, event) {
     // Most tool calls are neither a skill's use nor a SKILL.md read or written (toolCalled): nothing to make.
     if (event.type === 'ToolCalled' && (!event.data.ok || (event.data.tool !== 'Skill' && !event.data.input.endsWith('SKILL.md')))) return [];
+    // A prompt is the memories' alone here: most teach nothing, and then nothing here changes either.
+    if (event.type === 'PromptSubmitted' && memoriesProjector.evolve(state as RowReader<MemoriesRow>, event).length === 0) return [];
     const rows = new Rows(state);
     if ((memoriesProjector.handles as readonly string[]).includes(event.type)) {
       const changes = memoriesProjector.evolve(state as RowReader<MemoriesRow>, event);
