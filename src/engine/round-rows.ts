@@ -1,4 +1,5 @@
 import type { DomainEvent, EventCatalog } from '../events/catalog.js';
+import type { EventFacts } from '../projections/event-facts.js';
 import type { Projection, RowReader } from '../projections/projector.js';
 import type { RowChange } from '../projections/row-change.js';
 import { ABSENT, type RowCache } from './row-cache.js';
@@ -40,11 +41,12 @@ export class RoundRows {
   readonly #lane: FoldingLane;
   readonly #catalog: EventCatalog;
 
-  constructor(lane: FoldingLane, catalog: EventCatalog) {
+  constructor(lane: FoldingLane, catalog: EventCatalog, facts: EventFacts) {
     this.#lane = lane;
     this.#catalog = catalog;
     const { changed, loaded } = this;
     this.view = {
+      facts,
       get(key) {
         // Rows are never undefined here: a deleted row is null, a row the store lacks is ABSENT.
         const row = changed.get(key) ?? loaded.get(key);
