@@ -7,19 +7,21 @@
  * what `compute(event)` gives.
  */
 export class EventFacts {
-  readonly #known = new WeakMap<object, Map<unknown, unknown>>();
+  // A list, not a Map per event: an event has one fact or none (a rebuild folds a million).
+  readonly #known = new WeakMap<object, Fact>();
 
   /** `compute(event)`, computed the first time this event object is asked about with this function. */
   of<E extends object, T>(event: E, compute: (event: E) => T): T {
-    let facts = this.#known.get(event);
-    if (facts === undefined) {
-      facts = new Map();
-      this.#known.set(event, facts);
-    } else if (facts.has(compute)) {
-      return facts.get(compute) as T;
-    }
-    const fact = compute(event);
-    facts.set(compute, fact);
-    return fact;
+    const first = this.#known.get(event);
+    for (let fact = first; fact !== undefined; fact = fact.next) if (fact.compute === compute) return fact.value as T;
+    const value = compute(event);
+    this.#known.set(event, { compute, value, next: first });
+    return value;
   }
+}
+
+interface Fact {
+  readonly compute: unknown;
+  readonly value: unknown;
+  readonly next: Fact | undefined;
 }
