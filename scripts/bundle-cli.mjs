@@ -3,12 +3,12 @@
 // Two builds:
 // - dist/src/cli/engram.js, the front end (src/cli/front-end.ts): one file with every module it
 //   imports inlined and no package at all (node: built-ins only), which asks the running worker
-//   itself when it can (answer-from-worker.ts);
+//   itself when it can (answer-from-worker.ts, through worker-client.ts's askWorker);
 // - dist/src/cli/engram-main.js, the full CLI (main.ts), which the front end imports for anything
 //   else: its source modules and zod inlined, the commands loaded on demand (esbuild's code
 //   splitting makes each `import()` a chunk beside it), every other package (LevelDB, LanceDB,
 //   the model, the MCP SDK) left to Node. engram-socket-protocol.js is the worker's answer
-//   schema, which the front end loads only for a line it cannot check by hand.
+//   schema, which askWorker loads only for a line it cannot check by hand (response-by-hand.ts).
 // The chunks sit in dist/src/cli so each `new URL('./main.js', import.meta.url)` the commands
 // make still names the tsc build's main.js (what starts the worker) and `../../hooks/` still
 // names dist/hooks.
@@ -37,7 +37,7 @@ const common = {
 };
 
 /** What the front end loads only when it must, as the full build names it. */
-const FROM_FULL_BUILD = { './main.js': './engram-main.js', '../socket/socket-protocol.js': './engram-socket-protocol.js' };
+const FROM_FULL_BUILD = { './main.js': './engram-main.js', './socket-protocol.js': './engram-socket-protocol.js' };
 
 export async function bundleCli({ outdir, buildId }) {
   for (const file of readdirSync(outdir)) if (/^engram(-[\w-]+)?\.js$/.test(file)) rmSync(join(outdir, file));

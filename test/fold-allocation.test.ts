@@ -51,7 +51,7 @@ describe('what folding shares between events', () => {
         const ts = write(b, howB);
         const state = { get: (key: string): LiveSession | undefined => (key === liveSessionKey('s1') ? { firstAt } : undefined) };
         const event = { type: 'PromptSubmitted', id: 'e1', session: 's1', ts } as unknown as DomainEvent;
-        const changes = liveSessionsProjector.evolve(state, event);
+        const changes = liveSessionsProjector().evolve(state, event);
         const parsedBefore = !(Date.parse(firstAt) <= Date.parse(ts));
         expect(changes.length === 1).toBe(parsedBefore);
       }),

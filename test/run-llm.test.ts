@@ -193,7 +193,7 @@ describe('LlmRunner', () => {
     expect(calls(h)).toBe(4);
   });
 
-  it('with ENGRAM_AUDIT=1, the distiller and the post-turn audit share the one runner: their calls never overlap', async () => {
+  it('with ENGRAM_AUDIT=1, the distiller and the post-turn audit wait in the one queue: their calls never overlap', async () => {
     const h = fakeHome({ FAKE_LLM_DELAY_MS: '200', ENGRAM_AUDIT: '1', ENGRAM_DISTILLER: '' });
     const distiller = distillerFromEnv(h.env, h.paths)!.deps.llm!;
     const audit = skillsFromEnv(h.env, h.paths).audit!.llm;

@@ -14,7 +14,7 @@ const event = (type: string, session: string, data: unknown): ReturnType<typeof 
 
 describe('the stats projection', () => {
   it('counts a session whichever hook it was first seen through, SubagentStop and SessionEnd included', () => {
-    const { rows } = fold(statsProjector, [
+    const { rows } = fold(statsProjector(), [
       event('SessionStarted', 'a', { source: 'startup' }),
       event('SubagentStopped', 'b', {}),
       event('SessionEnded', 'c', { reason: 'other' }),

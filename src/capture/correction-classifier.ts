@@ -26,6 +26,7 @@ interface WeightsFile {
 }
 
 const file = weightsFile as WeightsFile;
+// A table filled once from the weights file here, read-only after.
 const weights = new Float64Array(FEATURE_BUCKETS);
 if (file.buckets === FEATURE_BUCKETS) for (const [k, w] of file.weights) weights[k!] = w!;
 

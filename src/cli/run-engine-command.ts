@@ -1,18 +1,14 @@
-import { EngramError, isEngramError } from '../errors.js';
+import { isEngramError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { EngramPaths } from '../paths.js';
 import type { CommandOutput } from '../commands/command.js';
-import { askWorker } from '../socket/worker-client.js';
+import { commandOnWorker, type Terminal } from './command-on-worker.js';
 import { isBrokenPipe } from './is-broken-pipe.js';
 import { handOverIfOlder, HAND_OVER_WAIT_MS } from './hand-over-if-older.js';
 import { progressBar } from './progress-bar.js';
 
 export { isBrokenPipe };
-
-export interface Terminal {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-}
+export type { Terminal };
 
 /** How long a command waits for a log that another process holds and no worker answers for. */
 const LOCK_WAIT_MS = 15_000;
@@ -38,27 +34,8 @@ export async function runEngineCommand(name: string, args: Record<string, unknow
   const handingOver = ctx.handOver !== false && (await handOverIfOlder(ctx.paths, ctx.env ?? process.env, ctx.terminal.stderr));
   const deadline = Date.now() + (handingOver ? HAND_OVER_WAIT_MS : LOCK_WAIT_MS);
   for (;;) {
-    let code: number | undefined;
-    const readerGone = new AbortController();
     try {
-      await askWorker(
-        ctx.paths,
-        { op: 'command', name, args, tty: Boolean(ctx.terminal.stderr.isTTY) },
-        (response) => {
-          if (response.t === 'out') {
-            ctx.terminal.stdout.write(response.text, (err) => {
-              if (err) readerGone.abort(err);
-            });
-          } else if (response.t === 'err') (bar.clear(), ctx.terminal.stderr.write(response.text));
-          else if (response.t === 'progress') bar.show(response.done, response.total, response.unit);
-          else if (response.t === 'exit') code = response.code;
-        },
-        { signal: readerGone.signal },
-      );
-      bar.clear();
-      if (readerGone.signal.aborted) return 0;
-      if (code === undefined) throw new EngramError('WORKER_PROTOCOL', 'the worker closed the connection before the command finished');
-      return code;
+      return await commandOnWorker(ctx.paths, { name, args }, ctx.terminal, bar);
     } catch (err) {
       if (!isEngramError(err, 'WORKER_UNREACHABLE')) throw err;
     }

@@ -46,6 +46,7 @@ export async function runEngram(argv: string[], options: RunEngramOptions): Prom
   }
 }
 
+// Of the module on purpose: the working directory it guards is the process's, one for every caller.
 let inCwd: Promise<void> = Promise.resolve();
 
 async function collect(argv: string[], env: NodeJS.ProcessEnv): Promise<EngramRun> {

@@ -16,7 +16,9 @@ export interface LlmRunnerOptions {
 
 /**
  * The one queue of LLM runs in this process, whoever made the runner (the distiller, the post-turn
- * audit): two runners never have calls overlapping.
+ * audit): two runners never have calls overlapping. Of the module, not of a runner, on purpose:
+ * what it guards (the user's LLM account and its rate limit) is the process's, and a queue per
+ * runner would let each new runner start a call beside the others'.
  */
 const ONE_AT_A_TIME = new PQueue({ concurrency: 1 });
 

@@ -1,6 +1,7 @@
 import PQueue from 'p-queue';
 import { describeError } from '../errors.js';
 import type { OutputRecord, Projection } from '../projections/projector.js';
+import { EventFacts } from '../projections/event-facts.js';
 import type { RowChange } from '../projections/row-change.js';
 import { MemoryOwnershipLedger, type OwnershipLedger } from '../ownership/ownership-ledger.js';
 import { ABSENT, RowCache } from './row-cache.js';
@@ -38,6 +39,8 @@ export class ProjectionRunner {
   readonly #options: RunnerOptions;
   readonly #lanes = new Map<string, Lane>();
   readonly #windows: WindowReader;
+  /** Shared by the lanes, which fold the same event objects (the window's). */
+  readonly #facts = new EventFacts();
   #aheadOfLog = 0;
 
   constructor(options: RunnerOptions) {
@@ -284,7 +287,7 @@ export class ProjectionRunner {
     const { projector } = lane.projection;
     // The round's changes over the committed rows (dropped whole if the round fails), and the
     // committed rows it loaded.
-    const rows = new RoundRows(lane, this.#options.catalog);
+    const rows = new RoundRows(lane, this.#options.catalog, this.#facts);
     const { changed } = rows;
     let seq = lane.checkpoint.seq;
     let failed: { slot: WindowSlot; error: unknown } | undefined;

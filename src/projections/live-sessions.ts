@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../events/catalog.js';
-import { defineProjector } from './projector.js';
+import { defineProjector, type Projector } from './projector.js';
 import { rowChange } from './row-change.js';
 import { keyCache } from './key-cache.js';
 
@@ -7,12 +7,14 @@ import { keyCache } from './key-cache.js';
 export const BACKFILLED_ID_PREFIX = 'bf:';
 
 const LIVE = 'l:';
-export const liveSessionKey: (session: string) => string = keyCache(LIVE);
+/** A session's row (for a reader; the projector keeps its own keys, key-cache.ts). */
+export const liveSessionKey = (session: string): string => LIVE + session;
 
 /** When the hooks first reported a session. */
 export interface LiveSession {
   readonly firstAt: string;
 }
+
 
 const hookActivity: DomainEvent['type'][] = [
   'SessionStarted', 'PromptSubmitted', 'ToolCalled', 'ToolFailed', 'CompactionStarted', 'TurnStopped', 'SubagentStopped', 'SessionEnded',
@@ -24,18 +26,22 @@ const hookActivity: DomainEvent['type'][] = [
  * session the hooks saw is never recorded twice, and one they saw only from halfway is completed.
  * Rows only, no files; an event of a session already known writes nothing.
  */
-export const liveSessionsProjector = defineProjector<LiveSession>({
-  name: 'live-sessions',
-  projectorVersion: 1,
-  handles: hookActivity,
-  evolve(state, event) {
-    if (event.session === '' || event.id.startsWith(BACKFILLED_ID_PREFIX)) return [];
-    const key = liveSessionKey(event.session);
-    const before = state.get(key);
-    if (before && notAfter(before.firstAt, event.ts)) return [];
-    return [rowChange(key, { firstAt: event.ts })];
-  },
-});
+export function liveSessionsProjector(): Projector<LiveSession> {
+  // This lane's own keys (key-cache.ts): made with the projection, gone with it.
+  const liveKeyOf = keyCache(LIVE);
+  return defineProjector<LiveSession>({
+    name: 'live-sessions',
+    projectorVersion: 1,
+    handles: hookActivity,
+    evolve(state, event) {
+      if (event.session === '' || event.id.startsWith(BACKFILLED_ID_PREFIX)) return [];
+      const key = liveKeyOf(event.session);
+      const before = state.get(key);
+      if (before && notAfter(before.firstAt, event.ts)) return [];
+      return [rowChange(key, { firstAt: event.ts })];
+    },
+  });
+}
 
 /**
  * Whether `a` is no later than `b`. ISO timestamps in UTC of the envelope's one form compare as

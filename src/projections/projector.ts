@@ -1,5 +1,6 @@
 import type { OwnershipLedger } from '../ownership/ownership-ledger.js';
 import type { DomainEvent, EventType } from '../events/catalog.js';
+import type { EventFacts } from './event-facts.js';
 import type { RowChange } from './row-change.js';
 
 /**
@@ -10,6 +11,11 @@ import type { RowChange } from './row-change.js';
 export interface RowReader<R> {
   /** The row as the events before this one left it; undefined when there is none. */
   get(key: string): R | undefined;
+  /**
+   * Facts computed once per event for every lane that folds it (event-facts.ts), from whoever
+   * folds the lanes; absent, a projector computes what it needs itself.
+   */
+  readonly facts?: EventFacts;
 }
 
 /**

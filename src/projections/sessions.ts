@@ -1,5 +1,5 @@
 import { projectSlug } from '../paths.js';
-import { defineProjector } from './projector.js';
+import { defineProjector, type Projector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
 import { copyOf } from './copy-of.js';
@@ -23,38 +23,40 @@ interface SessionPlace {
 
 type SessionsRow = SessionDay | SessionPlace;
 
-const placeKeyOf = keyCache(SESSION);
-
 /**
  * What each session did, one line per session in views/sessions/<project>/<YYYY-MM-DD>.jsonl,
  * by the day the session began. A day, not a file per session (a rebuild of a million events
  * would write ten thousand files) and not a month (a live event would rewrite a month of
  * sessions): a live event rewrites the few sessions of its day, however long the history.
  */
-export const sessionsProjector = defineProjector<SessionsRow>({
-  name: 'sessions',
-  projectorVersion: 2,
-  handles: sessionEventTypes,
-  evolve(state, event) {
-    // Rejected stdin may carry no session id at all; there is no session to tell about.
-    if (event.session === '') return [];
-    const placeKey = placeKeyOf(event.session);
-    const place = state.get(placeKey) as SessionPlace | undefined;
-    const changes: RowChange<SessionsRow>[] = [];
-    let dayKey: string;
-    if (place) dayKey = place.day;
-    else {
-      dayKey = `${DAY}${event.project}\n${event.ts.slice(0, 10)}`;
-      changes.push(rowChange(placeKey, { day: dayKey }));
-    }
-    const day = state.get(dayKey) as SessionDay | undefined;
-    const before = day?.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
-    const sessions = copyOf(day?.sessions);
-    sessions.set(event.session, nextSessionRecord(before, event));
-    changes.push(rowChange(dayKey, { project: day?.project ?? event.project, day: day?.day ?? event.ts.slice(0, 10), sessions }));
-    return changes;
-  },
-});
+export function sessionsProjector(): Projector<SessionsRow> {
+  // This lane's own keys (key-cache.ts): made with the projection, gone with it.
+  const placeKeyOf = keyCache(SESSION);
+  return defineProjector<SessionsRow>({
+    name: 'sessions',
+    projectorVersion: 2,
+    handles: sessionEventTypes,
+    evolve(state, event) {
+      // Rejected stdin may carry no session id at all; there is no session to tell about.
+      if (event.session === '') return [];
+      const placeKey = placeKeyOf(event.session);
+      const place = state.get(placeKey) as SessionPlace | undefined;
+      const changes: RowChange<SessionsRow>[] = [];
+      let dayKey: string;
+      if (place) dayKey = place.day;
+      else {
+        dayKey = `${DAY}${event.project}\n${event.ts.slice(0, 10)}`;
+        changes.push(rowChange(placeKey, { day: dayKey }));
+      }
+      const day = state.get(dayKey) as SessionDay | undefined;
+      const before = day?.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
+      const sessions = copyOf(day?.sessions);
+      sessions.set(event.session, nextSessionRecord(before, event));
+      changes.push(rowChange(dayKey, { project: day?.project ?? event.project, day: day?.day ?? event.ts.slice(0, 10), sessions }));
+      return changes;
+    },
+  });
+}
 
 export function materializeSessions(key: string, row: SessionsRow): FileOp[] {
   if (!key.startsWith(DAY)) return [];

@@ -1,4 +1,4 @@
-import { defineProjector } from './projector.js';
+import { defineProjector, type Projector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
 import { traceLine } from './trace-line.js';
@@ -18,9 +18,6 @@ export interface ProjectTrace {
 }
 
 type TraceRow = SessionRecord | ProjectTrace;
-
-const sessionKeyOf = keyCache(SESSION);
-const projectKeyOf = keyCache(PROJECT);
 
 export interface TraceView {
   project: string;
@@ -44,35 +41,40 @@ export interface TraceView {
  * views/trace/<project slug>.json: a project's latest sessions and the one-line trace the
  * SessionStart summary shows. Rows: each session's record, and each project's latest three.
  */
-export const traceProjector = defineProjector<TraceRow>({
-  name: 'trace',
-  projectorVersion: 3,
-  handles: [...sessionEventTypes, 'DistillCompleted', 'DistillSkipped'],
-  evolve(state, event) {
-    if (event.session === '' || event.project === '') return [];
-    const sessionKey = sessionKeyOf(event.session);
-    const known = state.get(sessionKey) as SessionRecord | undefined;
-    const distillation = event.type === 'DistillCompleted' || event.type === 'DistillSkipped';
-    if (distillation && !known) return [];
-    const before = known ?? emptySession(event.session, event.project, event.ts);
-    // A distillation is not activity: it leaves the session's recency where it was. A skipped
-    // session (too small to distill) has nothing left waiting either.
-    const record = distillation
-      ? {
-        ...before,
-        distilledThrough: Math.max(before.distilledThrough ?? 0, event.data.upToSeq),
-        // A skip after an episode leaves that episode's word (the distiller skips to keep it).
-        distilledVia: event.type === 'DistillCompleted' ? (event.data.via === 'llm' ? 'llm' as const : 'trace' as const) : (before.distilledVia ?? 'skipped'),
-      }
-      : nextSessionRecord(before, event);
-    const projectKey = projectKeyOf(record.project);
-    const trace = state.get(projectKey) as ProjectTrace | undefined;
-    const earlier = trace?.recent ?? [];
-    const recent = distillation ? earlier.map((other) => (other.session === record.session ? record : other)) : latest(record, earlier);
-    const changes: RowChange<TraceRow>[] = [rowChange(sessionKey, record), rowChange(projectKey, { project: record.project, recent })];
-    return changes;
-  },
-});
+export function traceProjector(): Projector<TraceRow> {
+  // This lane's own keys (key-cache.ts): made with the projection, gone with it.
+  const sessionKeyOf = keyCache(SESSION);
+  const projectKeyOf = keyCache(PROJECT);
+  return defineProjector<TraceRow>({
+    name: 'trace',
+    projectorVersion: 3,
+    handles: [...sessionEventTypes, 'DistillCompleted', 'DistillSkipped'],
+    evolve(state, event) {
+      if (event.session === '' || event.project === '') return [];
+      const sessionKey = sessionKeyOf(event.session);
+      const known = state.get(sessionKey) as SessionRecord | undefined;
+      const distillation = event.type === 'DistillCompleted' || event.type === 'DistillSkipped';
+      if (distillation && !known) return [];
+      const before = known ?? emptySession(event.session, event.project, event.ts);
+      // A distillation is not activity: it leaves the session's recency where it was. A skipped
+      // session (too small to distill) has nothing left waiting either.
+      const record = distillation
+        ? {
+          ...before,
+          distilledThrough: Math.max(before.distilledThrough ?? 0, event.data.upToSeq),
+          // A skip after an episode leaves that episode's word (the distiller skips to keep it).
+          distilledVia: event.type === 'DistillCompleted' ? (event.data.via === 'llm' ? 'llm' as const : 'trace' as const) : (before.distilledVia ?? 'skipped'),
+        }
+        : nextSessionRecord(before, event);
+      const projectKey = projectKeyOf(record.project);
+      const trace = state.get(projectKey) as ProjectTrace | undefined;
+      const earlier = trace?.recent ?? [];
+      const recent = distillation ? earlier.map((other) => (other.session === record.session ? record : other)) : latest(record, earlier);
+      const changes: RowChange<TraceRow>[] = [rowChange(sessionKey, record), rowChange(projectKey, { project: record.project, recent })];
+      return changes;
+    },
+  });
+}
 
 /** The record first, then the others of `earlier` (most recent first), RECENT in all: one array, not three, at every event. */
 function latest(record: SessionRecord, earlier: readonly SessionRecord[]): SessionRecord[] {

@@ -56,7 +56,9 @@ export function distillerFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): { 
 export function llmFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): DistillerDeps['llm'] {
   if (!llmAvailable(env)) return undefined;
   const timeout = Number(env.ENGRAM_LLM_TIMEOUT_MS);
-  const runner = processRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) });
+  // The distiller's and the post-turn audit's (ENGRAM_AUDIT=1) runners are two, and their calls
+  // still wait in one queue and never overlap (llm-runner.ts).
+  const runner = new LlmRunner({ env, scratchRoot: join(paths.home, 'scratch'), ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}) });
   return {
     run: async (prompt, signal) => {
       const result = await runner.run(prompt, { signal });
@@ -65,16 +67,4 @@ export function llmFromEnv(env: NodeJS.ProcessEnv, paths: EngramPaths): Distille
       return { ok: false, reason: result.reason, detail: redactCapped(detail, DETAIL_CAP) };
     },
   };
-}
-
-// The distiller and the post-turn audit (ENGRAM_AUDIT=1) each ask for the LLM: they get the same
-// runner, so their calls wait in one queue and never overlap. Keyed by what a run depends on, so
-// a process serving two homes (tests) still gets each home's own scratch directory.
-const runners = new Map<string, LlmRunner>();
-
-function processRunner(options: { env: NodeJS.ProcessEnv; scratchRoot: string; timeoutMs?: number }): LlmRunner {
-  const key = JSON.stringify([options.scratchRoot, options.timeoutMs ?? null, options.env.ENGRAM_LLM_CMD ?? null, options.env.PATH ?? null]);
-  let runner = runners.get(key);
-  if (!runner) runners.set(key, (runner = new LlmRunner(options)));
-  return runner;
 }

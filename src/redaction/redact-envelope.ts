@@ -29,6 +29,7 @@ import { redactValueNamed } from './redaction-rules.js';
 
 type Field = (text: string, key: string | undefined, freeForm: boolean) => string;
 
+// A table built once, on first use (a hook that redacts nothing never pays for it), and never changed.
 let definitions: Map<string, EventDefinition> | undefined;
 const definitionOf = (type: string): EventDefinition | undefined =>
   (definitions ??= new Map(knownDefinitions.map((definition) => [definition.type, definition]))).get(type);

@@ -99,7 +99,7 @@ export const FOREIGN_SECRET_NAME = [
   'كلمة المرور', 'كلمة السر', 'पासवर्ड', 'รหัสผ่าน', '密码', '密碼', '口令', '密钥', '秘钥', '令牌',
   'パスワード', '暗証番号', 'トークン', 'シークレット', '秘密鍵', '비밀번호', '암호', '토큰',
 ].join('|');
-// Built on first use: most hooks never see a name outside ASCII.
+// Built on first use (most hooks never see a name outside ASCII), then never changed.
 let foreignName: RegExp | undefined;
 const isForeignName = (name: string): boolean => (foreignName ??= new RegExp(`(?:${FOREIGN_SECRET_NAME})$`, 'i')).test(name);
 

@@ -1,7 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 
-// Apart from socket-protocol.ts's schemas (and so from zod): the bin's front end reads the
-// worker's lines with it and checks them by hand (answer-from-worker.ts), issue 22.
+// Apart from socket-protocol.ts's schemas (and so from zod): askWorker reads the worker's lines
+// with it and checks them by hand first (response-by-hand.ts), so the bin's front end loads no
+// zod (issue 22).
 
 /** A request is one short line. */
 export const MAX_REQUEST_CHARS = 64 * 1024;

@@ -2,8 +2,9 @@ import { connect } from 'node:net';
 import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { foreignSocket, foreignSocketAdvice } from './socket-owner.js';
-import { lineReader, MAX_RESPONSE_CHARS } from './line-reader.js';
-import { responseSchema, type Request, type Response } from './socket-protocol.js';
+import { lineReader, MAX_RESPONSE_CHARS, unexpectedMessage } from './line-reader.js';
+import { responseByHand } from './response-by-hand.js';
+import type { Request, Response } from './socket-protocol.js';
 
 export interface AskOptions {
   /**
@@ -49,25 +50,40 @@ export function askWorker(
       connected = true;
       socket.write(`${JSON.stringify(request)}\n`);
     });
-    socket.on(
-      'data',
-      lineReader(
-        responseSchema,
-        (response) => {
-          answered = true;
-          if (!options.signal?.aborted) onResponse(response);
-        },
-        (reason) => {
-          failed = new EngramError('WORKER_PROTOCOL', `the worker answered something unexpected: ${reason}`);
-        },
-        MAX_RESPONSE_CHARS,
-      ),
-    );
+    // Each line is checked by hand where it can be (response-by-hand.ts) and by responseSchema,
+    // loaded only then, where it cannot: so zod costs nothing to a conversation that stays in
+    // shape, and a line out of shape still gets the schema's verdict. Once a line waits for
+    // that verdict, every line after it (a bad one's report included) waits its turn.
+    let judged: Promise<void> | undefined;
+    const take = (response: Response) => {
+      answered = true;
+      if (!options.signal?.aborted) onResponse(response);
+    };
+    const bad = (reason: string) => {
+      failed = new EngramError('WORKER_PROTOCOL', `the worker answered something unexpected: ${reason}`);
+    };
+    const after = (step: () => void | Promise<void>) => {
+      judged = (judged ?? Promise.resolve()).then(step);
+      // Its failure (the schema's module could not load) is the close's to report, not unhandled before it.
+      judged.catch(() => undefined);
+    };
+    const inTurn = (step: () => void) => (judged ? after(step) : step());
+    const onJson = (json: unknown) => {
+      const response = responseByHand(json);
+      if (response) return inTurn(() => take(response));
+      after(async () => {
+        const { responseSchema } = await import('./socket-protocol.js');
+        const parsed = responseSchema.safeParse(json);
+        if (parsed.success) take(parsed.data);
+        else bad(unexpectedMessage(parsed.error));
+      });
+    };
+    socket.on('data', lineReader({ safeParse: (json: unknown) => ({ success: true as const, data: json }) }, onJson, (reason) => inTurn(() => bad(reason)), MAX_RESPONSE_CHARS));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (!connected) failed = new EngramError('WORKER_UNREACHABLE', 'no worker is listening', { cause: err });
       else failed ??= err;
     });
-    socket.on('close', () => {
+    const settle = () => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (options.signal?.aborted) resolve();
@@ -76,6 +92,10 @@ export function askWorker(
       else if (!answered && !isEngramError(failed)) reject(new EngramError('WORKER_UNREACHABLE', 'the worker closed the connection without answering', { cause: failed }));
       else if (failed) reject(failed);
       else resolve();
+    };
+    socket.on('close', () => {
+      if (judged) judged.then(settle, (err: unknown) => (clearTimeout(timer), reject(err)));
+      else settle();
     });
   });
 }

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../events/catalog.js';
-import { defineProjector, type RowReader } from '../projector.js';
+import { defineProjector, type RowReader, type Projector } from '../projector.js';
 import { rowChange, type RowChange } from '../row-change.js';
 import { keyCache } from '../key-cache.js';
 
@@ -9,7 +9,6 @@ const SESSION = 's:';
  * one row each, so joining or leaving the list costs the same however many wait.
  */
 export const PENDING = 'p:';
-export const pendingKey: (session: string) => string = keyCache(PENDING);
 /** The latest sessions whose distillation failed for good, for `engram doctor`. */
 export const FAILED = 'failed';
 /** How many given-up sessions `engram doctor` lists. */
@@ -17,7 +16,14 @@ const FAILED_KEPT = 20;
 /** How many distinct files, commands and failures a session's trace keeps for the prompt. */
 const TRACE_ITEMS = 15;
 
-export const sessionKey: (session: string) => string = keyCache(SESSION);
+/** A session's row (for a reader; the projector keeps its own keys, key-cache.ts). */
+export const sessionKey = (session: string): string => SESSION + session;
+
+/** The keys a distill lane makes, each once per session. */
+interface QueueKeys {
+  session(session: string): string;
+  pending(session: string): string;
+}
 
 /** What the distiller needs of one session: how much it did since it was last distilled, and what. */
 export interface DistillSession {
@@ -75,68 +81,72 @@ const FILE_TOOLS = new Set(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'
  * sessions wait. The distiller reactor reads it (committed rows only) to decide what to distill;
  * its own events move a session out of the list. Rows only, no files.
  */
-export const distillQueueProjector = defineProjector<Row>({
-  name: 'distill',
-  // 2: a skip no longer resets the counts. 3: a row remembers whether its episode came from an LLM.
-  projectorVersion: 3,
-  handles: [...activity, 'SessionEnded', 'TranscriptCaptured', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
-  evolve(state, event) {
-    if (event.session === '') return [];
-    const key = sessionKey(event.session);
-    const before = state.get(key) as DistillSession | undefined;
-    switch (event.type) {
-      case 'SessionEnded': {
-        if (!before) return [];
-        // The end is part of what a distillation covers; ended after one already ran, it is a trivial rest.
-        return withPending(state, { ...before, ended: true, lastSeq: event.seq, lastAt: event.ts, transcriptPath: event.data.transcriptPath ?? before.transcriptPath });
-      }
-      case 'TranscriptCaptured':
-        return before ? [rowChange<Row>(key, { ...before, capturedSeq: event.seq })] : [];
-      case 'DistillSkipped':
-      case 'DistillCompleted': {
-        if (!before) return [];
-        const handledSeq = Math.max(before.handledSeq, event.data.upToSeq);
-        const caughtUp = handledSeq >= before.lastSeq;
-        // Only a distillation starts the count again: what a skip judged too little adds up
-        // with what comes after it.
-        const recount = caughtUp && event.type === 'DistillCompleted';
-        return withPending(state, {
-          ...before,
-          handledSeq,
-          distilled: before.distilled || event.type === 'DistillCompleted',
-          ...(event.type === 'DistillCompleted' ? { via: event.data.via === 'llm' ? 'llm' as const : 'trace' as const } : {}),
-          // Activity after what this covered still counts toward the next distillation.
-          prompts: recount ? 0 : before.prompts,
-          toolCalls: recount ? 0 : before.toolCalls,
-          failures: caughtUp ? 0 : before.failures,
-          lastFailure: caughtUp ? undefined : before.lastFailure,
-        });
-      }
-      case 'DistillFailed': {
-        if (!before || event.data.upToSeq < before.handledSeq) return [];
-        const failure = { at: event.ts, reason: event.data.reason, detail: event.data.detail, final: event.data.final };
-        const next: DistillSession = {
-          ...before,
-          failures: before.failures + 1,
-          lastFailure: failure,
-          handledSeq: event.data.final ? Math.max(before.handledSeq, event.data.upToSeq) : before.handledSeq,
-        };
-        const changes = withPending(state, next);
-        if (event.data.final) {
-          const failed = (state.get(FAILED) as FailedSessions | undefined)?.latest ?? [];
-          const entry = { session: next.session, project: next.project, at: event.ts, reason: event.data.reason };
-          changes.push(rowChange<Row>(FAILED, { latest: [...failed.filter((f) => f.session !== next.session), entry].slice(-FAILED_KEPT) }));
+export function distillQueueProjector(): Projector<Row> {
+  // This lane's own keys (key-cache.ts): made with the projection, gone with it.
+  const keys: QueueKeys = { session: keyCache(SESSION), pending: keyCache(PENDING) };
+  return defineProjector<Row>({
+    name: 'distill',
+    // 2: a skip no longer resets the counts. 3: a row remembers whether its episode came from an LLM.
+    projectorVersion: 3,
+    handles: [...activity, 'SessionEnded', 'TranscriptCaptured', 'DistillSkipped', 'DistillCompleted', 'DistillFailed'] as DomainEvent['type'][],
+    evolve(state, event) {
+      if (event.session === '') return [];
+      const key = keys.session(event.session);
+      const before = state.get(key) as DistillSession | undefined;
+      switch (event.type) {
+        case 'SessionEnded': {
+          if (!before) return [];
+          // The end is part of what a distillation covers; ended after one already ran, it is a trivial rest.
+          return withPending(state, { ...before, ended: true, lastSeq: event.seq, lastAt: event.ts, transcriptPath: event.data.transcriptPath ?? before.transcriptPath }, keys);
         }
-        return changes;
+        case 'TranscriptCaptured':
+          return before ? [rowChange<Row>(key, { ...before, capturedSeq: event.seq })] : [];
+        case 'DistillSkipped':
+        case 'DistillCompleted': {
+          if (!before) return [];
+          const handledSeq = Math.max(before.handledSeq, event.data.upToSeq);
+          const caughtUp = handledSeq >= before.lastSeq;
+          // Only a distillation starts the count again: what a skip judged too little adds up
+          // with what comes after it.
+          const recount = caughtUp && event.type === 'DistillCompleted';
+          return withPending(state, {
+            ...before,
+            handledSeq,
+            distilled: before.distilled || event.type === 'DistillCompleted',
+            ...(event.type === 'DistillCompleted' ? { via: event.data.via === 'llm' ? 'llm' as const : 'trace' as const } : {}),
+            // Activity after what this covered still counts toward the next distillation.
+            prompts: recount ? 0 : before.prompts,
+            toolCalls: recount ? 0 : before.toolCalls,
+            failures: caughtUp ? 0 : before.failures,
+            lastFailure: caughtUp ? undefined : before.lastFailure,
+          }, keys);
+        }
+        case 'DistillFailed': {
+          if (!before || event.data.upToSeq < before.handledSeq) return [];
+          const failure = { at: event.ts, reason: event.data.reason, detail: event.data.detail, final: event.data.final };
+          const next: DistillSession = {
+            ...before,
+            failures: before.failures + 1,
+            lastFailure: failure,
+            handledSeq: event.data.final ? Math.max(before.handledSeq, event.data.upToSeq) : before.handledSeq,
+          };
+          const changes = withPending(state, next, keys);
+          if (event.data.final) {
+            const failed = (state.get(FAILED) as FailedSessions | undefined)?.latest ?? [];
+            const entry = { session: next.session, project: next.project, at: event.ts, reason: event.data.reason };
+            changes.push(rowChange<Row>(FAILED, { latest: [...failed.filter((f) => f.session !== next.session), entry].slice(-FAILED_KEPT) }));
+          }
+          return changes;
+        }
+        default: {
+          if (!activity.has(event.type) || event.project === '') return [];
+          const session = before ?? emptySession(event.session, event.project);
+          return withPending(state, noteActivity(session, event), keys);
+        }
       }
-      default: {
-        if (!activity.has(event.type) || event.project === '') return [];
-        const session = before ?? emptySession(event.session, event.project);
-        return withPending(state, noteActivity(session, event));
-      }
-    }
-  },
-});
+    },
+  });
+}
 
 function emptySession(session: string, project: string): DistillSession {
   return {
@@ -197,12 +207,12 @@ function remember(list: readonly string[], item: string): readonly string[] {
 }
 
 /** The session's row, and its pending row when it joins or leaves the waiting ones. */
-function withPending(state: RowReader<Row>, session: DistillSession): RowChange<Row>[] {
-  const key = sessionKey(session.session);
+function withPending(state: RowReader<Row>, session: DistillSession, keys: QueueKeys): RowChange<Row>[] {
+  const key = keys.session(session.session);
   const changes: RowChange<Row>[] = [rowChange<Row>(key, session)];
   const before = state.get(key) as DistillSession | undefined;
   const waited = before !== undefined && before.lastSeq > before.handledSeq;
   const waits = session.lastSeq > session.handledSeq;
-  if (waits !== waited) changes.push(rowChange<Row>(pendingKey(session.session), waits ? true : null));
+  if (waits !== waited) changes.push(rowChange<Row>(keys.pending(session.session), waits ? true : null));
   return changes;
 }

@@ -41,7 +41,7 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
     switch (event.type) {
       case 'PromptSubmitted': {
         // The detector is pure and runs on the prompt as stored, so a replay finds the same lessons.
-        const correction = correctionIn(event);
+        const correction = state.facts ? state.facts.of(event, correctionIn) : correctionIn(event);
         if (!correction) return [];
         return propose(state, event, {
           memoryId: `correction:${event.id}`,
@@ -142,17 +142,12 @@ export const memoriesProjector = defineProjector<MemoriesRow>({
 });
 
 /**
- * What the correction detector finds in a prompt event, found once per event object: a pure
- * function of the prompt, and the runner hands every lane of a window the same decoded event, so
- * the lanes that fold the memories rows do not each run the detector over every prompt again.
+ * What the correction detector finds in a prompt event: a pure function of the prompt, asked of
+ * the runner's EventFacts where there is one, so that the lanes that fold the memories rows
+ * (summary, recall index, graph, skill suggestions, vectors) do not each run it over every prompt again.
  */
-const corrections = new WeakMap<object, ReturnType<typeof detectCorrection>>();
 function correctionIn(event: Extract<DomainEvent, { type: 'PromptSubmitted' }>): ReturnType<typeof detectCorrection> {
-  const known = corrections.get(event);
-  if (known !== undefined) return known;
-  const found = detectCorrection(event.data.prompt);
-  corrections.set(event, found);
-  return found;
+  return detectCorrection(event.data.prompt);
 }
 
 /**
