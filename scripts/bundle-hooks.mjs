@@ -42,9 +42,10 @@ export function buildIdPlugin(buildId) {
 function common(buildId) {
   return {
     ...base,
-    // ensure-worker.ts finds the CLI relative to itself; CommonJS has no import.meta.
-    define: { 'import.meta.url': 'hookFileUrl' },
-    banner: { js: "const hookFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // plugin-layout.ts finds the CLI relative to itself; CommonJS has no import.meta. The URL
+    // only when asked for: every hook runs this banner, few need the URL.
+    define: { 'import.meta.url': 'hookFile.url', 'import.meta.dirname': '__dirname' },
+    banner: { js: "const hookFile = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
     plugins: [buildIdPlugin(buildId)],
   };
 }

@@ -40,7 +40,10 @@ describe('the hooks’ code cache', () => {
     const good = readFileSync(file!);
     const damaged: Array<[string, Buffer]> = [
       ['torn', good.subarray(0, good.length >> 1)],
-      ['one byte flipped', Buffer.from(good.map((byte, i) => (i === good.length - 100 ? byte ^ 0xff : byte)))],
+      // The file holds V8's data twice: damage to either copy is caught.
+      ['one byte flipped in the first copy', Buffer.from(good.map((byte, i) => (i === 100 ? byte ^ 0xff : byte)))],
+      ['one byte flipped in the second copy', Buffer.from(good.map((byte, i) => (i === good.length - 100 ? byte ^ 0xff : byte)))],
+      ['its tail zeroed, as a crash before the data reached the disk may leave it', Buffer.concat([good.subarray(0, good.length - 4096), Buffer.alloc(4096)])],
       ['not a cache', Buffer.from('hello')],
       ['empty', Buffer.alloc(0)],
     ];

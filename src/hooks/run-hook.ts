@@ -7,6 +7,7 @@ import type { EventDefinition } from '../events/define-event.js';
 import { describeIssues } from '../events/describe-issues.js';
 import type { Envelope } from '../events/envelope.js';
 import { newEventId, wallMicros } from '../events/event-id.js';
+import { isoTime } from '../events/iso-time.js';
 import { HookInputRejected } from '../events/hook-events.js';
 import { resolvePaths, type EngramPaths } from '../paths.js';
 import { ensureWorker } from '../launch/ensure-worker.js';
@@ -186,7 +187,7 @@ function print(text: string): void {
 function eventTime(env: NodeJS.ProcessEnv, micros: number): string {
   const pinned = env.ENGRAM_NOW ? new Date(env.ENGRAM_NOW) : undefined;
   if (pinned && !Number.isNaN(pinned.getTime())) return pinned.toISOString();
-  return new Date(Math.floor(micros / 1000)).toISOString();
+  return isoTime(Math.floor(micros / 1000));
 }
 
 /**
