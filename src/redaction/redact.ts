@@ -18,7 +18,6 @@ import { tokenLiteralsIn } from './redaction-token-formats.js';
 
 /** Replaces every secret in `text` with `[REDACTED:<kind>]`, keeping the text around it. */
 export function redactText(text: string): string {
-  if (settled.has(text)) return text;
   // A rule that let a value stand can see it again once a later rule has put a marker inside
   // it, and judge the new text differently. Passes repeat until nothing changes; a pass that
   // changes something turns more of the text into markers, so this ends, almost always after
@@ -26,10 +25,7 @@ export function redactText(text: string): string {
   let out = text;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const next = redactOnce(out);
-    if (next === undefined) {
-      settle(out);
-      break;
-    }
+    if (next === undefined) break;
     out = next;
   }
   return out;
@@ -37,19 +33,6 @@ export function redactText(text: string): string {
 
 const MAX_PASSES = 8;
 
-/**
- * Texts a whole pass of every rule just left unchanged, which redaction therefore returns as
- * they are. A hook redacts what it keeps (`redactCapped`), then its event's last pass
- * (`redactEventData`) redacts the same strings again: this answers the second time without
- * running the rules. Only the last few, so a long-lived process keeps nothing much.
- */
-const settled = new Set<string>();
-const SETTLED_KEPT = 16;
-
-function settle(text: string): void {
-  if (settled.size >= SETTLED_KEPT) settled.clear();
-  settled.add(text);
-}
 // Up to this length a rule's `needs` is checked before its pattern runs: what a hook redacts.
 // Past it, checking every rule's literals costs more than running the patterns.
 const GATED = 64 * 1024;
