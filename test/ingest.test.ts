@@ -7,7 +7,7 @@ import { systemClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { spoolFileName } from '../src/spool/spool-file-name.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 import { runCliUnprivileged } from './support/unprivileged.js';
 
 const home = useTempHomes();
@@ -176,7 +176,7 @@ describe('ingest', { timeout: 180_000 }, () => {
     expect(results.every((r) => r.code === 0)).toBe(true);
     let status = '';
     for (let i = 0; i < 100 && !status.startsWith('running'); i++) {
-      status = (await runCli(['worker', 'status'], h.env)).stdout;
+      status = (await cliHere(['worker', 'status'], h.env)).stdout;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toMatch(/^running: pid \d+/);
@@ -211,7 +211,7 @@ describe('ingest', { timeout: 180_000 }, () => {
     expect(reasons.join('')).toMatch(/not a spool file name/);
     // A reason says where and what kind, never what the file held (JSON.parse's message quotes it).
     expect(reasons.join('')).not.toMatch(/hunter2|DATABASE|half a file/);
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).toContain('4 spool files were rejected');
   });
 
@@ -223,14 +223,14 @@ describe('ingest', { timeout: 180_000 }, () => {
     spoolFile(h, { ...b!, type: 'SomethingFromTheFuture' }, 2);
     spoolFile(h, { ...c!, schemaVersion: 99 }, 3);
     spoolFile(h, d!, 4);
-    const drained = await runCli(['worker', '--drain'], h.env);
+    const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code).toBe(0);
     expect(drained.stderr).toContain('2 files left in the spool for a newer engram');
     expect((await dumpLog(h.env)).map((e) => e.id)).toEqual([a!.id, d!.id]);
     expect(readdirSync(h.paths.spoolNew).length).toBe(2);
     expect(existsSync(h.paths.spoolRejected) ? readdirSync(h.paths.spoolRejected) : []).toEqual([]);
-    expect((await runCli(['log', 'stats'], h.env)).stdout).toContain('spool: 0 pending, 0 in flight, 0 rejected, 2 waiting for a newer engram');
-    expect((await runCli(['doctor'], h.env)).stdout).toContain('2 spool files wait for a newer engram');
+    expect((await cliHere(['log', 'stats'], h.env)).stdout).toContain('spool: 0 pending, 0 in flight, 0 rejected, 2 waiting for a newer engram');
+    expect((await cliHere(['doctor'], h.env)).stdout).toContain('2 spool files wait for a newer engram');
   });
 
   it('after the machine slept, takes a file named by the wall clock though its own monotonic clock stalled', async () => {
@@ -257,7 +257,7 @@ describe('ingest', { timeout: 180_000 }, () => {
     const hour = 3_600_000_000;
     writeFileSync(join(h.paths.spoolNew, spoolFileName(Date.now() * 1000 - 1_000_000, 1)), JSON.stringify(now));
     writeFileSync(join(h.paths.spoolNew, spoolFileName(Date.now() * 1000 + hour, 2)), JSON.stringify(ahead));
-    const drained = await runCli(['worker', '--drain'], h.env);
+    const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code).toBe(0);
     expect(drained.stderr).toMatch(/^drained: 2 ingested/);
     expect(drained.stderr).toContain("1 file named ahead of this machine's clock taken after a short wait");
