@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, dumpLog, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 // A full disk under ENGRAM_HOME (DESIGN.md invariant 5: a loss physics forces is counted and
 // reported). A real 2 MB tmpfs, real hook processes, a real worker: needs root to mount.
@@ -60,13 +60,13 @@ describe.skipIf(!asRoot)('a full disk under ENGRAM_HOME', () => {
     expect(names(join(h.paths.home, 'cache', 'hook-code'))).toEqual([]);
 
     // While the disk is full, doctor says so, and does not call the spool empty.
-    const full = await runCli(['doctor'], h.env);
+    const full = await cliHere(['doctor'], h.env);
     expect(full.stdout).not.toContain('the spool is empty');
     expect(full.stdout).toContain(`✗ ${markers.length} hook events could not be written to the spool`);
     expect(full.stdout).toMatch(/✗ the disk holding .* has only \d+ KB free/);
 
     rmSync(filler);
-    const drained = await runCli(['worker', '--drain'], h.env);
+    const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code).toBe(0);
     expect(drained.stderr).toContain(`${markers.length} hook events could not be written to the spool`);
     const events = await dumpLog(h.env);
@@ -79,7 +79,7 @@ describe.skipIf(!asRoot)('a full disk under ENGRAM_HOME', () => {
     expect(names(h.paths.spoolLost)).toEqual([]);
 
     // Once space is back: doctor and the next session's summary say how many, when and why.
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout).toMatch(new RegExp(`✗ ${markers.length} hook events were lost (at|between) `));
     expect(doctor.stdout).toContain('ENOSPC, the disk was full');
     const start = await runHook('SessionStart', { ...common, hook_event_name: 'SessionStart', session_id: 'sess-next', source: 'startup' }, h.env);
@@ -88,7 +88,7 @@ describe.skipIf(!asRoot)('a full disk under ENGRAM_HOME', () => {
     expect(start.stdout).toContain('ENOSPC, the disk was full');
 
     // Nothing twice: a second drain adds nothing.
-    await runCli(['worker', '--drain'], h.env);
+    await cliHere(['worker', '--drain'], h.env);
     expect((await dumpLog(h.env)).filter((event) => event.type !== 'SessionStarted')).toHaveLength(events.length);
   }, 600_000);
 });
