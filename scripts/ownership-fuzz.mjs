@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The ownership fuzz test (test/ownership-fuzz.test.ts) run longer, by hand, over several seeds:
 //   node scripts/ownership-fuzz.mjs [SEEDS=10] [MS_PER_SEED=120000] [FIRST_SEED=1]
-// Each seed runs in its own vitest process after `npm run build`; prints one line a seed and
+// Each seed runs in its own vitest process after `npm run build`, for MS_PER_SEED (ENGRAM_FUZZ_MS;
+// the test alone runs a fixed 200 steps); prints one line a seed and
 // exits 1 if any seed lost a byte a person wrote or a rebuild wrote different files.
 import { spawnSync } from 'node:child_process';
 

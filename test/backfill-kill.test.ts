@@ -6,7 +6,7 @@ import { generateClaudeDir, writeBigTranscript } from '../bench/claude-history.j
 import { runBackfill } from '../src/backfill/run-backfill.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { projectSlug } from '../src/paths.js';
-import { cliPath, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, useTempHomes, type TempHome } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const NOW = '2026-12-01T10:00:00.000Z';
@@ -80,7 +80,7 @@ it('killed with SIGKILL halfway and run again, backfill leaves the log a single 
   expect(cut.length).toBeGreaterThan(0);
   expect(cut.length).toBeLessThan(whole.length);
 
-  const again = await runCli(['backfill'], home.env);
+  const again = await cliHere(['backfill'], home.env);
   expect(again.code, again.stderr).toBe(0);
   // Same events, same ids, same seqs, in the same order: the log of one whole run.
   expect(await readLog(home)).toEqual(whole);

@@ -8,7 +8,9 @@ import { cliHere, repoRoot, runCli, runHook, runProcess, useTempHomes, type Temp
 // The bin's front end (src/cli/answer-from-worker.ts) answers `engram log stats|verify|dump`
 // from a running worker without loading the full CLI. Each case runs both paths against the
 // same worker: the bundled bin, and the tsc build's main.js (the full CLI, which asks the worker
-// through worker-client.ts). They must print the same bytes and exit the same way.
+// through worker-client.ts). They must print the same bytes and exit the same way. The full CLI
+// runs in this process (cliHere: its main, output and exit code as the bin gives them), the bin
+// and the front end alone as processes: the front end's process is what is under test.
 const bin = join(repoRoot, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).bin.engram as string);
 const home = useTempHomes();
 const COMMANDS = [['log', 'stats'], ['log', 'stats', '--json'], ['log', 'verify'], ['log', 'verify', '--json'], ['log', 'dump']];
@@ -38,12 +40,12 @@ describe('the bin answered by the running worker', () => {
     await until(async () => JSON.parse((await cliHere(['log', 'stats', '--json'], h.env)).stdout).spool.pending === 0);
     const alone = frontEndAlone(h);
     for (const argv of COMMANDS) {
-      const full = await runCli(argv, h.env);
+      const full = await cliHere(argv, h.env);
       expect(full.code, argv.join(' ')).toBe(0);
       expect(await runProcess([alone, ...argv], h.env), argv.join(' ')).toEqual(full);
       expect(await runProcess([bin, ...argv], h.env), argv.join(' ')).toEqual(full);
     }
-    expect((await runCli(['log', 'dump'], h.env)).stdout.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(3);
+    expect((await cliHere(['log', 'dump'], h.env)).stdout.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(3);
   }, 240_000);
 
   it('leaves to the full CLI a home with config.json, and an argument it does not know', async () => {
@@ -51,16 +53,16 @@ describe('the bin answered by the running worker', () => {
     expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
     const alone = frontEndAlone(h);
     writeFileSync(h.paths.config, '{"recallLimit": ');
-    const broken = await runCli(['log', 'stats'], h.env);
+    const broken = await cliHere(['log', 'stats'], h.env);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('config.json is not JSON');
     expect(await runProcess([bin, 'log', 'stats'], h.env)).toEqual(broken);
     // Alone, it cannot load the full CLI: the proof that it did not answer this itself.
     expect((await runProcess([alone, 'log', 'stats'], h.env)).stderr).toContain('engram-main.js');
     writeFileSync(h.paths.config, '{}\n');
-    expect(await runProcess([bin, 'log', 'stats'], h.env)).toEqual(await runCli(['log', 'stats'], h.env));
+    expect(await runProcess([bin, 'log', 'stats'], h.env)).toEqual(await cliHere(['log', 'stats'], h.env));
     const usage = await runProcess([bin, 'log', 'stats', '--json', '--bogus'], h.env);
-    expect(usage).toEqual(await runCli(['log', 'stats', '--json', '--bogus'], h.env));
+    expect(usage).toEqual(await cliHere(['log', 'stats', '--json', '--bogus'], h.env));
     expect(usage.code).toBe(2);
   }, 120_000);
 });
@@ -114,7 +116,7 @@ describe('the bin and a worker out of protocol', () => {
       writeFileSync(answers, JSON.stringify(lines));
       for (const argv of [['log', 'stats', '--json'], ['log', 'dump']]) {
         writeFileSync(requests, '');
-        const full = await runCli(argv, h.env);
+        const full = await cliHere(argv, h.env);
         const fullAsked = readFileSync(requests, 'utf8');
         writeFileSync(requests, '');
         expect(await runProcess([bin, ...argv], h.env), `${what}: ${argv.join(' ')}`).toEqual(full);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/seeded-random.js';
-import { cliPath, drain, dumpLog, runCli, runHook, useTempHomes, walkFiles, type HookName, type ProcessResult } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runHook, useTempHomes, walkFiles, type HookName, type ProcessResult } from './support/temp-home.js';
 
 /**
  * Issue 19's crash-test loop (DESIGN.md invariants: the log is the only truth, every output is a
@@ -236,7 +236,7 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
     // A fresh replay of the whole log, into a directory of its own.
     const head = Math.max(...log.map((e) => e.seq as number));
     const out = join(home.root, 'replayed');
-    const replay = await runCli(['replay', '--until', String(head), '--out', out], home.env);
+    const replay = await cliHere(['replay', '--until', String(head), '--out', out], home.env);
     expect(replay.code, replay.stderr).toBe(0);
 
     // Compared: every view, and Claude Code's memory directories (each project's memory/*.md and
@@ -248,7 +248,7 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
     expect(Object.keys(live).filter((path) => path.includes('/memory/')).length).toBeGreaterThan(1);
     const left = leftovers(join(home.paths.claude, 'projects'));
     expect(left, `temporary files left: ${left.join(', ')}`).toEqual([]);
-    const doctor = await runCli(['doctor'], home.env);
+    const doctor = await cliHere(['doctor'], home.env);
     expect(doctor.stdout + doctor.stderr).not.toMatch(/changed by someone/);
 
     const memoryFiles = Object.keys(live).filter((path) => path.includes('/memory/')).length;

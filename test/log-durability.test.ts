@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Level } from 'level';
 import { LevelEventLog } from '../src/log/level-event-log.js';
@@ -6,8 +6,9 @@ import { seqKey } from '../src/log/event-codec.js';
 import { isWhole } from '../src/log/log-check.js';
 import { saveVerifiedMark, verifyFrom } from '../src/log/verified-mark.js';
 import { waitUntil } from './support/wait-until.js';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { cliHere, cliPath, drain, dumpLog, runCli, runCommand, runHook, useTempHomes, walkFiles } from './support/temp-home.js';
@@ -111,8 +112,25 @@ describe('durable before deleted', () => {
   });
 });
 
-/** A log of many events, closed and compacted into several table (.ldb) files. */
+/**
+ * A log of many events, closed and compacted into several table (.ldb) files: made once for the
+ * file (40,000 events appended and compacted cost seconds) and copied into each test's home.
+ */
 async function bigLog(dir: string): Promise<void> {
+  bigLogMade ??= (async () => {
+    const made = mkdtempSync(join(tmpdir(), 'engram-big-log-'));
+    await makeBigLog(join(made, 'log'));
+    return join(made, 'log');
+  })();
+  cpSync(await bigLogMade, dir, { recursive: true });
+}
+
+let bigLogMade: Promise<string> | undefined;
+afterAll(async () => {
+  if (bigLogMade) rmSync(join(await bigLogMade, '..'), { recursive: true, force: true });
+});
+
+async function makeBigLog(dir: string): Promise<void> {
   const log = await LevelEventLog.open(dir);
   const events = syntheticEvents({ sessions: 400, eventsPerSession: 100, seed: 5 });
   for (let i = 0; i < events.length; i += 2000) await log.append(events.slice(i, i + 2000));
@@ -212,7 +230,7 @@ describe('a worker start', () => {
         line = (existsSync(h.paths.workerLog) ? readFileSync(h.paths.workerLog, 'utf8').slice(before) : '').match(/read the log back from seq \d+ to \d+/)?.[0] ?? '';
         return line !== '';
       })).toBe(true);
-      expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+      expect((await cliHere(['worker', 'stop'], h.env)).code).toBe(0);
       return line;
     };
     const first = await startedWith();

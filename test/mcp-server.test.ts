@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectMemoryDir } from '../src/paths.js';
-import { cliPath, drain, runCli, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, tempHome, type TempHome } from './support/temp-home.js';
 
 const project = '/home/dev/src/shop';
 const NOW = '2026-11-10T00:00:00.000Z';
@@ -72,7 +72,7 @@ describe('engram mcp', () => {
   let serverPid: number;
   beforeAll(async () => {
     h = await seeded();
-    expect((await runCli(['worker', 'status'], h.env)).stdout).toContain('not running');
+    expect((await cliHere(['worker', 'status'], h.env)).stdout).toContain('not running');
     ({ client, pid: serverPid } = await connect(h));
   }, 120_000);
   afterAll(async () => {
@@ -88,12 +88,12 @@ describe('engram mcp', () => {
     const searched = await call(client, 'search_memories', { query: question, limit: 5 });
     expect(searched.error, searched.text).toBe(false);
     const found = searched.json().memories as Array<Record<string, unknown>>;
-    const query = await runCli(['query', question, '--project', project, '--all', '--limit', '5', '--json'], h.env);
+    const query = await cliHere(['query', question, '--project', project, '--all', '--limit', '5', '--json'], h.env);
     const expected = JSON.parse(query.stdout) as Array<{ name: string; file: string; signals: string[]; score: number }>;
     expect(expected.length, query.stdout).toBeGreaterThan(1);
     expect(found.map((m) => [m.name, m.file, m.signals])).toEqual(expected.map((m) => [m.name, m.file, m.signals]));
     expect(found[0]).toMatchObject({ type: 'feedback', status: 'active', body: expect.any(String), strength: expect.any(Number) });
-    expect((await runCli(['worker', 'status'], h.env)).stdout).toContain('running: pid');
+    expect((await cliHere(['worker', 'status'], h.env)).stdout).toContain('running: pid');
 
     const got = await call(client, 'get_memory', { name: 'Use pnpm' });
     expect(got.json().memory).toMatchObject({ id: 'm1', name: 'Use pnpm', status: 'active', file: join(h.paths.claude, projectMemoryDir(project), 'use-pnpm.md') });
@@ -176,7 +176,7 @@ describe('engram mcp', () => {
 
     // A client of the worker: it holds nothing of the log or the projections' state open.
     expect(openFiles(serverPid).filter((path) => path.startsWith(h.paths.home))).toEqual([]);
-    expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', 'stop'], h.env)).code).toBe(0);
     const after = await call(client, 'search_memories', { query: 'pnpm lockfile install' });
     expect(after.error, after.text).toBe(false);
     // The same memories in the same order (their scores move a little: the remembered memories

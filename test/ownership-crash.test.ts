@@ -9,7 +9,7 @@ import { contentHash } from '../src/content-hash.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { FileSink } from '../src/projections/file-sink.js';
 import type { SinkContext } from '../src/projections/projector.js';
-import { cliPath, drain, dumpLog, runCli, runCommand, runHook, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runCommand, runHook, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const project = '/home/dev/src/shop';
@@ -59,12 +59,12 @@ describe('a kill -9 between a sink\'s writes and its commit', () => {
     expect(killed).toBeGreaterThan(0);
     expect(leftovers(memory)).toEqual([]);
     expect((await dumpLog(home.env)).filter((e) => e.type === 'MemoryEdited')).toEqual([]);
-    const doctor = await runCli(['doctor'], home.env);
+    const doctor = await cliHere(['doctor'], home.env);
     expect(doctor.stdout + doctor.stderr).not.toMatch(/changed by someone/);
     // What a replay of the whole log writes, in a directory of its own.
     const head = (await dumpLog(home.env)).length;
     const out = join(home.root, 'replayed');
-    expect((await runCli(['replay', '--until', String(head), '--out', out], home.env)).code).toBe(0);
+    expect((await cliHere(['replay', '--until', String(head), '--out', out], home.env)).code).toBe(0);
     const live = walkFiles(memory);
     const replayed = walkFiles(join(out, 'claude', dir));
     expect(live).toEqual(replayed);

@@ -17,13 +17,18 @@ import { seededRandom } from '../bench/seeded-random.js';
  * deletes, renames, new files by hand, lines added to MEMORY.md, imports, forget and restore,
  * reconcile, rebuild, a projection reset and lost projection state (what an upgrade or an
  * unreadable checkpoint does) over one memory directory. Every byte a person wrote is, after each
- * step, on disk or in the log; at the end a rebuild writes the same files. Bounded here
- * (ENGRAM_FUZZ_MS, default 40 s); `node scripts/ownership-fuzz.mjs` runs it longer, over seeds.
+ * step, on disk or in the log; at the end a rebuild writes the same files. Bounded here by a
+ * fixed number of steps (ENGRAM_FUZZ_STEPS, default 200), so a run does the same work whatever
+ * the machine's load: with this seed, every kind of step comes several times (checked below),
+ * each one after a different mix of the others, and the invariant is checked after every one.
+ * ENGRAM_FUZZ_MS runs for a time budget instead; `node scripts/ownership-fuzz.mjs` runs it
+ * longer that way, over seeds.
  */
 const newHome = useTempHomes();
 const project = '/home/dev/src/fuzz';
 const dir = projectMemoryDir(project);
-const budgetMs = Number(process.env.ENGRAM_FUZZ_MS ?? 40_000);
+const budgetMs = process.env.ENGRAM_FUZZ_MS ? Number(process.env.ENGRAM_FUZZ_MS) : undefined;
+const stepCount = Number(process.env.ENGRAM_FUZZ_STEPS ?? 200);
 const seed = Number(process.env.ENGRAM_FUZZ_SEED ?? 20261201);
 
 const rng = seededRandom;
@@ -133,8 +138,9 @@ describe('ownership under random interleavings', () => {
     ];
     const total = weights.reduce((sum, [, w]) => sum + w, 0);
     const started = Date.now();
+    const more = () => (budgetMs === undefined ? steps.length < stepCount : Date.now() - started < budgetMs);
     try {
-      while (Date.now() - started < budgetMs) {
+      while (more()) {
         let r = random() * total;
         const op = weights.find(([, w]) => (r -= w) < 0)![0];
         steps.push(op);
@@ -151,11 +157,15 @@ describe('ownership under random interleavings', () => {
       expect(walkFiles(home.paths.claude)).toEqual(before);
       expect(await missing(engine, home, written)).toEqual([]);
       expect(steps.length).toBeGreaterThan(20);
+      // Every kind of step ran, the rarest (weight 1 of 34) several times: 200 steps give each
+      // ≈ 6 on average, and this seed's draw is checked rather than hoped for.
+      const counts = Object.fromEntries(weights.map(([op]) => [op, steps.filter((s) => s === op).length]));
+      if (budgetMs === undefined && stepCount >= 200) expect(Object.entries(counts).filter(([, c]) => c < 3), JSON.stringify(counts)).toEqual([]);
       console.log(`ownership fuzz: seed ${seed}, ${steps.length} steps, ${written.size} person-written tokens kept`);
     } finally {
       await engine.close();
     }
-  }, budgetMs + 120_000);
+  }, (budgetMs ?? 60_000) + 120_000);
 });
 
 function open(home: TempHome, at: Date): Promise<ComposedEngine> {

@@ -313,14 +313,14 @@ describe('the model in a worker that sits idle', () => {
     const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite', ENGRAM_MODEL_IDLE_MS: '1500', ENGRAM_RECALL_WAIT_MS: '60000' });
     const started = await runCli(['worker', '--detach'], h.env);
     expect(started.code, started.stderr).toBe(0);
-    const status = async () => JSON.parse((await runCli(['worker', 'status', '--json'], h.env)).stdout) as { model: { state: string; idleMs: number; unloads: number }; rssMb: number };
+    const status = async () => JSON.parse((await cliHere(['worker', 'status', '--json'], h.env)).stdout) as { model: { state: string; idleMs: number; unloads: number }; rssMb: number };
     try {
       expect((await status()).model).toEqual({ state: 'not loaded', idleMs: 1500, unloads: 0 });
       const first = await runHook('UserPromptSubmit', prompt('idle-1', ASK), h.env);
       expect(first.stdout).toContain('Postgres vacuum schedule');
       // The first question started the load; unused since, the model is then let go.
       expect(await waitUntil(async () => (await status()).model.unloads === 1, 240_000)).toBe(true);
-      const text = (await runCli(['worker', 'status'], h.env)).stdout;
+      const text = (await cliHere(['worker', 'status'], h.env)).stdout;
       expect(text).toMatch(/^model: not loaded \(let go after 2 s unused\); resident memory \d+ MB$/m);
       expect(readFileSync(h.paths.workerLog, 'utf8')).toContain('model let go after being unused');
 
@@ -330,7 +330,7 @@ describe('the model in a worker that sits idle', () => {
       expect(again.stdout).toContain('Postgres vacuum schedule');
       expect(await waitUntil(async () => (await status()).model.unloads === 2, 240_000)).toBe(true);
     } finally {
-      await runCli(['worker', 'stop'], h.env);
+      await cliHere(['worker', 'stop'], h.env);
     }
   });
 });

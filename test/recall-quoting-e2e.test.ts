@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, drain, dumpLog, runCli, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const project = '/home/dev/src/payments';
@@ -52,7 +52,7 @@ describe('recalled memory text in the prompt is quoted, as the SessionStart summ
     const result = await runHook('UserPromptSubmit', prompt('w1'), h.env);
     expect(result.code).toBe(0);
     expectQuoted(result.stdout);
-    expect((await runCli(['worker', 'stop'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', 'stop'], h.env)).code).toBe(0);
     await drain(h.env);
     expect((await dumpLog(h.env)).find((e) => e.type === 'MemoriesRecalled')?.data.via).toBe('worker');
   });

@@ -5,7 +5,7 @@ import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
 import { readSyncStatus } from '../src/sync/sync-status.js';
 import { freePort, natsServerMissing, startNatsServer } from './support/nats-server.js';
-import { runCli, useTempHomes } from './support/temp-home.js';
+import { cliHere, runCli, useTempHomes } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -42,7 +42,7 @@ describe.skipIf(natsServerMissing)(`the forwarder while the server is away${nats
       expect((await runCli(['worker', '--detach'], m.env)).code).toBe(0);
       expect(await waitUntil(() => (status()?.lastAck?.seq ?? 0) >= 1, 60_000)).toBe(true);
     } finally {
-      await runCli(['worker', 'stop'], m.env);
+      await cliHere(['worker', 'stop'], m.env);
       await nats.cleanup();
     }
   }, 240_000);

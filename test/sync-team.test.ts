@@ -14,7 +14,7 @@ import { assertShareable, shareableIn } from '../src/sync/shareable-events.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
 import { readSyncStatus } from '../src/sync/sync-status.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
-import { dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 import { projectionHarness } from './support/projection-harness.js';
 
@@ -150,7 +150,7 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
     const projectB = checkout(root, 'bob/work/payments', 'https://github.com/Acme/payments-api');
     const [a, b] = [machine('alice'), machine('bob')];
     for (const [m, dir] of [[a, projectA], [b, projectB]] as const) {
-      const joined = await runCli(['team', 'join', nats.url, '--project', dir], m.env);
+      const joined = await cliHere(['team', 'join', nats.url, '--project', dir], m.env);
       expect(joined.code, joined.stderr).toBe(0);
       expect(joined.stdout).toMatch(/shares its memories with the team as github.com\/Acme\/payments-api/);
       await startWorker(m);
@@ -197,7 +197,7 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
     expect((await dumpLog(b.env)).some((e) => e.type === 'PromptSubmitted')).toBe(false);
 
     // What was shared, per scope: A's status names the team project and what it sent.
-    const shown = await runCli(['sync', 'status'], a.env);
+    const shown = await cliHere(['sync', 'status'], a.env);
     expect(shown.stdout).toMatch(/sync: team scope, as alice/);
     expect(shown.stdout).toMatch(/team project github.com\/Acme\/payments-api \(.*payments-api\): [1-9]\d* memory states shared/);
 

@@ -8,7 +8,7 @@ import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
 import { converged, memoryFiles, sharedIds, startWorker, streamMessages, syncMachine, syncPrompt as prompt, syncStatus as status } from './support/sync-machines.js';
-import { dumpLog, runCli, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, dumpLog, useTempHomes, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -48,7 +48,7 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
     expect(y.count).toBe(y.ids.size);
     // Status says what happened, and no status line names a credential.
     expect(await waitUntil(() => (status(a)?.lastAck?.seq ?? 0) > 0 && (status(b)?.imported ?? 0) >= 2)).toBe(true);
-    const shown = await runCli(['sync', 'status'], b.env);
+    const shown = await cliHere(['sync', 'status'], b.env);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/connected/);
     expect(shown.stdout).toMatch(/received: up to stream seq \d+/);

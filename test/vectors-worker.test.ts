@@ -7,7 +7,7 @@ import { searchVectors } from '../src/recall/search-vectors.js';
 import { openEngine } from '../src/composition/open-engine.js';
 import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
-import { drain, runCli, runHook, useTempHomes } from './support/temp-home.js';
+import { cliHere, drain, runCli, runHook, useTempHomes } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
 const common = { session_id: 'sess-vec', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
@@ -44,7 +44,7 @@ describe('the vectors projection in the engram process', () => {
 
   it('refuses an unknown ENGRAM_EMBEDDER with the choices, and makes no vectors when it is off', async () => {
     const wrong = homes({ ENGRAM_EMBEDDER: 'gpt' });
-    const result = await runCli(['worker', '--drain'], wrong.env);
+    const result = await cliHere(['worker', '--drain'], wrong.env);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('use-lite, bge-small, off');
 
@@ -61,7 +61,7 @@ describe('the vectors projection in the engram process', () => {
     unlinkSync(join(bgeSmallDir(h.paths.models), 'model_optimized.onnx'));
     await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'From now on, always run the tests with pnpm test, never npm test.' }, h.env);
     await drain(h.env);
-    const doctor = await runCli(['doctor'], h.env);
+    const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout + doctor.stderr).toContain('vectors');
     expect(doctor.stdout + doctor.stderr).toContain('EMBEDDER_UNAVAILABLE');
   });
