@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { runEngram } from '../src/cli/run-engram.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { driveSessions } from './drive-hooks.js';
 import { loadFixtureSessions } from './fixture-sessions.js';
@@ -23,14 +24,16 @@ const all = process.argv.includes('--all');
 const SHOWN = ['01', '02', '04', '05', '06', '09', '10', '13', '15', '21', '22', '24'];
 const home = scratchHome('engram-demo-', { ENGRAM_WORKER_IDLE_MS: '60000', ENGRAM_NOW: '' });
 const { root, env } = home;
-const engram = (...args: string[]) => home.engram(args);
+// The CLI's commands in this process (the bin's main, its output collected): the demo shows what
+// they print, not a CLI's start, which would cost a node start and the CLI's imports each time.
+const engram = (...args: string[]) => runEngram(args, { env });
 const out = (text = '') => process.stdout.write(`${text}\n`);
 const heading = (text: string) => out(`\n\x1b[1m== ${text}\x1b[0m`);
 
 try {
   heading(`a fresh home: ${root}`);
   home.installUserSkills(['release-notes', 'db-migration', 'changelog-writer']);
-  out(engram('install').stdout.trim());
+  out((await engram('install')).stdout.trim());
 
   const sessions = loadFixtureSessions(join(repo, 'fixtures', 'sessions')).filter((s) => all || SHOWN.includes(s.file.slice(0, 2)));
   const total = sessions.reduce((n, s) => n + s.lines.length, 0);
@@ -51,12 +54,12 @@ try {
   });
   if (process.stdout.isTTY) out();
   out(`  ${total} hooks exited 0, nothing on stderr, context only where Claude Code reads it; ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  out(`  ${engram('worker', 'status').stdout.split('\n')[0]} (started by the first hook)`);
-  engram('worker', '--drain');
+  out(`  ${(await engram('worker', 'status')).stdout.split('\n')[0]} (started by the first hook)`);
+  await engram('worker', '--drain');
 
   heading('the log');
-  out(engram('log', 'stats').stdout.trimEnd());
-  const dump = engram('log', 'dump').stdout.trim().split('\n').map((line) => JSON.parse(line));
+  out((await engram('log', 'stats')).stdout.trimEnd());
+  const dump = (await engram('log', 'dump')).stdout.trim().split('\n').map((line) => JSON.parse(line));
   const redacted = dump.filter((e) => JSON.stringify(e.data).includes('[REDACTED:'));
   out(`\n  ${redacted.length} events had secrets taken out before they reached disk, e.g.:`);
   for (const event of redacted.slice(0, 3)) {
@@ -88,19 +91,19 @@ try {
 
   heading('replayable: drop every projection and rebuild it from the log');
   const before = fingerprint([join(env.ENGRAM_HOME, 'views'), join(env.CLAUDE_CONFIG_DIR, 'projects')]);
-  const rebuilt = engram('rebuild');
+  const rebuilt = await engram('rebuild');
   out(`  ${rebuilt.stderr.trim()}`);
   const after = fingerprint([join(env.ENGRAM_HOME, 'views'), join(env.CLAUDE_CONFIG_DIR, 'projects')]);
   out(`  outputs before ${before.slice(0, 12)}, after ${after.slice(0, 12)}: ${before === after ? 'byte-identical' : 'DIFFERENT'}`);
-  const replay = engram('replay', '--until', '2026-10-20T00:00:00Z', '--out', join(root, 'as-of-oct-20'));
+  const replay = await engram('replay', '--until', '2026-10-20T00:00:00Z', '--out', join(root, 'as-of-oct-20'));
   out(`  time travel: ${replay.stderr.trim()}`);
 
   heading('engram doctor');
-  out(engram('doctor').stdout.trimEnd());
-  engram('worker', 'stop');
+  out((await engram('doctor')).stdout.trimEnd());
+  await engram('worker', 'stop');
   if (leaked.length > 0 || before !== after) process.exitCode = 1;
 } finally {
-  engram('worker', 'stop');
+  await engram('worker', 'stop');
   if (keep) out(`\nkept ${root}`);
   else rmSync(root, { recursive: true, force: true });
 }
