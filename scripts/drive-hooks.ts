@@ -4,6 +4,8 @@ import { hookFile, type FixtureSession } from './fixture-sessions.js';
 
 export interface DriveOptions {
   env: NodeJS.ProcessEnv;
+  /** SessionStart's environment, when it differs: that hook may start the worker, which inherits it. */
+  sessionStartEnv?: NodeJS.ProcessEnv;
   hooksDir: string;
   /** Sessions driven side by side, as in a day with several terminals open. Default 1. */
   concurrency?: number;
@@ -23,7 +25,7 @@ export async function driveSessions(sessions: FixtureSession[], options: DriveOp
     for (let session = queue.shift(); session; session = queue.shift()) {
       for (const line of session.lines) {
         const mayPrint = line.hook === 'SessionStart' || line.hook === 'UserPromptSubmit';
-        await runOne(join(options.hooksDir, hookFile[line.hook]), JSON.stringify(line.payload), { ...options.env, ENGRAM_NOW: line.at }, mayPrint);
+        await runOne(join(options.hooksDir, hookFile[line.hook]), JSON.stringify(line.payload), { ...(line.hook === 'SessionStart' ? (options.sessionStartEnv ?? options.env) : options.env), ENGRAM_NOW: line.at }, mayPrint);
         options.onHookDone?.();
       }
     }

@@ -30,17 +30,25 @@ function runCliIn(cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<
 describe('the CLI', () => {
   it('answers the same with and without a running worker', async () => {
     const h = seeded();
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
+    // In this process (the same main, the same socket client as the bin's), one after the other;
+    // `worker --detach` spawns the bin, as it must. The bin's own process answering through a
+    // worker is test/cli-bundle.test.ts's.
     const commands = [['log', 'dump'], ['log', 'stats', '--json'], ['migrate', '--dry-run']];
-    const alone = await Promise.all(commands.map((args) => runCli(args, h.env)));
+    const each = async () => {
+      const results: ProcessResult[] = [];
+      for (const args of commands) results.push(await cliHere(args, h.env));
+      return results;
+    };
+    const alone = await each();
     expect((await runCli(['worker', '--detach'], h.env)).stdout).toMatch(/^started: pid \d+/);
-    const through = await Promise.all(commands.map((args) => runCli(args, h.env)));
+    const through = await each();
     expect(through.map((r) => [r.code, r.stdout])).toEqual(alone.map((r) => [r.code, r.stdout]));
     expect(alone[0]!.stdout.trim().split('\n').length).toBe(150);
     // --drain with a worker running waits for that worker to catch up instead of failing.
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
-    expect((await runCli(['worker', 'stop'], h.env)).stdout).toMatch(/^stopped worker/);
-    expect((await runCli(['worker', 'status'], h.env)).stdout).toMatch(/^not running/);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', 'stop'], h.env)).stdout).toMatch(/^stopped worker/);
+    expect((await cliHere(['worker', 'status'], h.env)).stdout).toMatch(/^not running/);
   });
 
   it('rebuilds to the same bytes, with or without a worker, and replays a prefix elsewhere', async () => {
@@ -107,8 +115,9 @@ describe('the CLI', () => {
   it('rejects unknown commands and missing arguments with exit 2 and a usage line', async () => {
     const h = tempHome();
     homes.push(h);
+    // The exit code the bin's process gives a usage error is test/cli-bundle.test.ts's.
     for (const args of [['frobnicate'], ['replay', '--until', '3'], ['log', 'shred']]) {
-      const result = await runCli(args, h.env);
+      const result = await cliHere(args, h.env);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^engram: (?!USAGE)/);
     }

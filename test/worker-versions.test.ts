@@ -1,14 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { compareBuilds } from '../src/compare-builds.js';
 import { liveWorker, readPidFile } from '../src/launch/live-worker.js';
-import { currentBuild, olderBuild } from './support/older-build.js';
+import { currentBuild, olderBuild, type OlderBuild } from './support/older-build.js';
 import { cliPath, drain, dumpLog, hooksDir, runCli, runHook, runProcess, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
+// One older build for the file (a copy of dist, restamped): nothing runs it but from its own
+// files, and each test's worker keeps its state in the test's own home.
+const olderRoot = mkdtempSync(join(tmpdir(), 'engram-older-build-'));
+afterAll(() => rmSync(olderRoot, { recursive: true, force: true }));
+let sharedOlder: OlderBuild | undefined;
+const olderOnce = () => (sharedOlder ??= olderBuild(olderRoot));
 const prompt = (n: number) => ({ session_id: 'upgrade', cwd: '/home/dev/src/app', prompt: `prompt number ${n}` });
 
 describe('builds', () => {
@@ -34,7 +41,7 @@ describe('builds', () => {
 describe('mixed versions', () => {
   it('a hook of a newer build makes an older worker hand over: it finishes, exits, and one of the new build takes the log', async () => {
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
-    const older = olderBuild(h.root);
+    const older = olderOnce();
     expect((await runProcess([older.cli, 'worker', '--detach'], h.env)).code).toBe(0);
     const before = readPidFile(h.paths.pidFile)!;
     expect(before.build).toBe(older.build);
@@ -58,7 +65,7 @@ describe('mixed versions', () => {
 
   it('a CLI of a newer build makes an older worker hand over before it runs a command', async () => {
     const h = home();
-    const older = olderBuild(h.root);
+    const older = olderOnce();
     mkdirSync(h.paths.spoolNew, { recursive: true });
     expect((await runProcess([older.cli, 'worker', '--detach'], h.env)).code).toBe(0);
     const before = readPidFile(h.paths.pidFile)!;
@@ -74,7 +81,7 @@ describe('mixed versions', () => {
 
   it('`engram worker` run by hand takes over from an older worker', async () => {
     const h = home();
-    const older = olderBuild(h.root);
+    const older = olderOnce();
     expect((await runProcess([older.cli, 'worker', '--detach'], h.env)).code).toBe(0);
     const before = readPidFile(h.paths.pidFile)!;
     const foreground = spawn(process.execPath, [cliPath, 'worker'], { env: h.env, stdio: 'ignore' });
@@ -91,7 +98,7 @@ describe('mixed versions', () => {
 
   it('an older worker does not make a newer one hand over', async () => {
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
-    const older = olderBuild(h.root);
+    const older = olderOnce();
     expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
     const before = readPidFile(h.paths.pidFile)!;
     expect((await runProcess([join(older.hooksDir, 'stop.cjs')], h.env, JSON.stringify({ session_id: 's', cwd: '/x' }))).code).toBe(0);
