@@ -112,6 +112,25 @@ describe('VectorStore.nearest from its in-memory mirror', () => {
     }
   });
 
+  it('searches through a searcher the table as it was when the searcher was made (checked beside the embedding, not after it)', async () => {
+    const { mirrored, lance, other } = threeHandles();
+    try {
+      expect(await (await mirrored.searcher())(unit(), { project: '/a', limit: 3 })).toEqual([]);
+      await other.upsert(Array.from({ length: 120 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
+      const query = unit();
+      const made = await mirrored.searcher();
+      await other.upsert([row('written-after', '/a', query)]);
+      const later = await mirrored.searcher();
+      expect((await made(query, { project: '/a', limit: 5 })).map((hit) => hit.id)).not.toContain('written-after');
+      const found = await later(query, { project: '/a', limit: 5 });
+      expect(found[0]!.id).toBe('written-after');
+      expect(found.map((hit) => hit.id)).toEqual((await lance.nearest(query, { project: '/a', limit: 5 })).map((hit) => hit.id));
+      expect(await later(query, { project: '/a', limit: 0 })).toEqual([]);
+    } finally {
+      await Promise.all([mirrored.close(), lance.close(), other.close()]);
+    }
+  });
+
   it('leaves a table larger than both its caps to LanceDB, with the same answers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
     dirs.push(dir);
