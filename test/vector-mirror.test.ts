@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/seeded-random.js';
 import { VectorStore, type VectorRow } from '../src/indexes/vector-store.js';
+import { VectorMirror } from '../src/indexes/vector-mirror.js';
+import { FloatRows } from '../src/indexes/float-rows.js';
 
 // nearest() searches an in-memory mirror of the table (vector-mirror.ts); LanceDB's own vector
 // query is the reference it must agree with, through its own writes and another handle's.
@@ -110,6 +112,25 @@ describe('VectorStore.nearest from its in-memory mirror', () => {
     }
   });
 
+  it('searches through a searcher the table as it was when the searcher was made (checked beside the embedding, not after it)', async () => {
+    const { mirrored, lance, other } = threeHandles();
+    try {
+      expect(await (await mirrored.searcher())(unit(), { project: '/a', limit: 3 })).toEqual([]);
+      await other.upsert(Array.from({ length: 120 }, (_, i) => row(`m${i}`, PROJECTS[i % 4]!)));
+      const query = unit();
+      const made = await mirrored.searcher();
+      await other.upsert([row('written-after', '/a', query)]);
+      const later = await mirrored.searcher();
+      expect((await made(query, { project: '/a', limit: 5 })).map((hit) => hit.id)).not.toContain('written-after');
+      const found = await later(query, { project: '/a', limit: 5 });
+      expect(found[0]!.id).toBe('written-after');
+      expect(found.map((hit) => hit.id)).toEqual((await lance.nearest(query, { project: '/a', limit: 5 })).map((hit) => hit.id));
+      expect(await later(query, { project: '/a', limit: 0 })).toEqual([]);
+    } finally {
+      await Promise.all([mirrored.close(), lance.close(), other.close()]);
+    }
+  });
+
   it('leaves a table larger than both its caps to LanceDB, with the same answers', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'engram-mirror-'));
     dirs.push(dir);
@@ -142,6 +163,48 @@ describe('VectorStore.nearest from its in-memory mirror', () => {
       expect(first!.cosine).toBeCloseTo(1, 2);
     } finally {
       await Promise.all([packed.close(), lance.close()]);
+    }
+  });
+
+  it('scans rows of 512 floats with SIMD and returns the exact doubles’ ranking and cosines, bit for bit, near ties included', () => {
+    const d = 512;
+    expect(FloatRows.fits(d)).toBe(true);
+    const wide = (): Float32Array => {
+      const vector = new Float32Array(d).map(() => random() - 0.5);
+      const norm = Math.hypot(...vector);
+      return vector.map((x) => x / norm);
+    };
+    // The reference: the dot product summed in doubles four lanes at a time, as the mirror's loop sums it; ties by id.
+    const exact = (q: Float32Array, v: Float32Array) => {
+      const s = [0, 0, 0, 0];
+      for (let k = 0; k < d; k++) s[k % 4]! += q[k]! * v[k]!;
+      return s[0]! + s[1]! + (s[2]! + s[3]!);
+    };
+    const queries = Array.from({ length: 12 }, wide);
+    const rows: Array<{ id: string; project: string; vector: Float32Array }> = Array.from({ length: 1500 }, (_, i) => ({ id: `m${i}`, project: PROJECTS[i % 4]!, vector: wide() }));
+    // Near each query, sixty rows a few millionths apart (a 32-bit scan orders them otherwise than doubles do: without
+    // the exact rescoring near the cut this test fails), and exact duplicates (ties by id).
+    for (const [qi, q] of queries.entries()) {
+      const base = q.map((x) => x + (random() - 0.5) * 0.01);
+      for (let j = 0; j < 60; j++) {
+        const near = base.map((x) => x * (1 + (random() - 0.5) * 4e-6));
+        rows.push({ id: `near-${qi}-${j}`, project: PROJECTS[j % 4]!, vector: near });
+      }
+      rows.push({ id: `dup-${qi}-b`, project: '', vector: q }, { id: `dup-${qi}-a`, project: '/a', vector: q });
+    }
+    const mirror = new VectorMirror(1, rows);
+    mirror.remove(['m3', 'm700', 'near-0-2']);
+    const kept = rows.filter((row) => !['m3', 'm700', 'near-0-2'].includes(row.id));
+    for (const [i, q] of queries.entries()) {
+      const project = PROJECTS[i % 3]!;
+      for (const limit of [1, 10, 25]) {
+        const expected = kept
+          .filter((row) => row.project === project || row.project === '')
+          .map((row) => ({ id: row.id, cosine: exact(q, row.vector) }))
+          .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
+          .slice(0, limit);
+        expect(mirror.nearest(q, { project, limit })).toEqual(expected);
+      }
     }
   });
 });

@@ -1,4 +1,5 @@
 import type { VectorHit } from './vector-hit.js';
+import { FloatRows, scanError } from './float-rows.js';
 
 /** One row as the mirror keeps it. */
 export interface MirrorRow {
@@ -18,7 +19,10 @@ export interface MirrorRow {
  * The rows live in one Float32Array, row after row, and the dot product runs four lanes at a
  * time: over 10,000 rows of 512 floats that halved the scan against an array of per-row arrays
  * summed one float at a time (3.5–8 ms against 6–15 ms here, docs/performance.md), the rows read
- * in order from one buffer instead of 10,000 objects scattered over the heap.
+ * in order from one buffer instead of 10,000 objects scattered over the heap. Where WebAssembly
+ * has SIMD (float-rows.ts), that buffer lives in WebAssembly memory and is scanned there in 32-bit
+ * floats, 5–6 ms down to ≈ 1.5 ms; the rows whose score lies within the scan's error of the cut
+ * are then scored again as above, so the nearest rows and their cosines are the same, bit for bit.
  */
 export class VectorMirror {
   version: number;
@@ -33,10 +37,14 @@ export class VectorMirror {
   #scales = new Float32Array(0);
   readonly #ids: string[] = [];
   /** Each row's project, as a number (#projectCodes): comparing numbers per row, not strings. */
-  #projects = new Int32Array(64);
+  #projects: Int32Array = new Int32Array(64);
   readonly #projectCodes = new Map<string, number>();
   /** Unless `packed`: row i is #matrix[i * #dimensions, (i + 1) * #dimensions). */
-  #matrix = new Float32Array(0);
+  #matrix: Float32Array = new Float32Array(0);
+  /** Unless `packed`, where SIMD is at hand: what holds #matrix and #projects, and scans them. */
+  #simd: FloatRows | undefined;
+  /** The largest norm a row held as floats ever had (scanError's bound). */
+  #rowNorm = 0;
   #dimensions = 0;
   readonly #at = new Map<string, number>();
 
@@ -62,6 +70,7 @@ export class VectorMirror {
       }
       this.#matrix.set(part, start);
       this.#matrix.fill(0, start + part.length, start + this.#dimensions);
+      this.#rowNorm = Math.max(this.#rowNorm, norm(part));
     }
   }
 
@@ -96,6 +105,7 @@ export class VectorMirror {
     const matrix = this.#matrix;
     const projects = this.#projects;
     const q = vector.length === d ? vector : fitted(vector, d);
+    if (this.#simd) return this.#nearestScanned(this.#simd, q, own, global, options.limit);
     const lanes = d - (d % 4);
     const bytes = this.#bytes;
     const scales = this.#scales;
@@ -116,6 +126,47 @@ export class VectorMirror {
     return best;
   }
 
+  /**
+   * nearest() over the SIMD scan: the `limit`-th best scan score less twice the scan's error is a
+   * floor no row of the exact top `limit` can be under (each of the `limit` rows scanned at or
+   * above the cut is exactly above the cut less the error, and such a row exactly above it);
+   * the rows at or over it are scored exactly, in doubles, as the loop above scores them.
+   */
+  #nearestScanned(rows: FloatRows, q: Float32Array, own: number, global: number, limit: number): VectorHit[] {
+    const d = this.#dimensions;
+    const n = this.#ids.length;
+    const scores = rows.scan(q, n, own, global);
+    const cut = new Float64Array(limit).fill(Number.NEGATIVE_INFINITY);
+    for (let i = 0; i < n; i++) {
+      const score = scores[i]!;
+      if (score <= cut[limit - 1]!) continue;
+      let j = limit - 1;
+      while (j > 0 && score > cut[j - 1]!) {
+        cut[j] = cut[j - 1]!;
+        j--;
+      }
+      cut[j] = score;
+    }
+    const floor = cut[limit - 1]! - 2 * scanError(d, norm(q), this.#rowNorm);
+    const best: VectorHit[] = [];
+    const lanes = d - (d % 4);
+    const matrix = rows.matrix;
+    const projects = rows.projects;
+    for (let i = 0; i < n; i++) {
+      if (!(scores[i]! >= floor) || (projects[i] !== own && projects[i] !== global)) continue;
+      const dot = floatDot(q, matrix, i * d, d, lanes);
+      if (best.length === limit && !before(dot, this.#ids[i]!, best[best.length - 1]!)) continue;
+      let j = Math.min(best.length, limit - 1);
+      if (best.length < limit) best.push({ id: '', cosine: 0 });
+      while (j > 0 && before(dot, this.#ids[i]!, best[j - 1]!)) {
+        best[j] = best[j - 1]!;
+        j--;
+      }
+      best[j] = { id: this.#ids[i]!, cosine: dot };
+    }
+    return best;
+  }
+
   /** A new row's place, the buffers grown (doubled) when full; the first row fixes the width. */
   #append(id: string, dimensions: number): number {
     if (this.#dimensions === 0) this.#dimensions = dimensions;
@@ -126,7 +177,13 @@ export class VectorMirror {
       this.#bytes = grown(this.#bytes, new Int8Array(rows * d));
       this.#scales = grown(this.#scales, new Float32Array(rows));
     }
-    if (!this.packed && (at + 1) * d > this.#matrix.length) this.#matrix = grown(this.#matrix, new Float32Array(rows * d));
+    if (!this.packed && (at + 1) * d > this.#matrix.length) {
+      if (FloatRows.fits(d)) {
+        this.#simd = new FloatRows(d, rows);
+        this.#matrix = grown(this.#matrix, this.#simd.matrix);
+        this.#projects = grown(this.#projects.subarray(0, Math.min(this.#projects.length, rows)), this.#simd.projects);
+      } else this.#matrix = grown(this.#matrix, new Float32Array(rows * d));
+    }
     if (at >= this.#projects.length) this.#projects = grown(this.#projects, new Int32Array(rows));
     this.#ids.push(id);
     this.#at.set(id, at);
@@ -187,6 +244,12 @@ function pack(vector: Float32Array, into: Int8Array, start: number, dimensions: 
   const scale = largest > 0 ? largest / 127 : 1;
   for (let k = 0; k < dimensions; k++) into[start + k] = k < vector.length ? Math.round(vector[k]! / scale) : 0;
   return scale;
+}
+
+function norm(vector: Float32Array): number {
+  let sum = 0;
+  for (let k = 0; k < vector.length; k++) sum += vector[k]! * vector[k]!;
+  return Math.sqrt(sum);
 }
 
 /** A query of another width than the rows' (a table of another model): cut or zero-padded, as a short row would be. */

@@ -28,9 +28,8 @@ export async function searchVectors(
     throw new Error(`the vector store is of ${vectors.store.model}, the query embedder is ${vectors.embedder.model}`);
   }
   if (query.trim().length === 0) return [];
-  // The table's mirror is checked (read, the first time) while the query embeds in the model's thread, not after.
-  const prepared = vectors.store.prepare();
+  // The table is checked (its mirror read, the first time) while the query embeds in the model's thread, not after.
+  const searcher = vectors.store.searcher();
   const vector = options.queries ? await options.queries.vectorOf(query) : (await vectors.embedder.embed([query], options.signal))[0]!;
-  await prepared;
-  return vectors.store.nearest(vector, { project: options.project, limit: options.limit ?? 10 });
+  return (await searcher)(vector, { project: options.project, limit: options.limit ?? 10 });
 }

