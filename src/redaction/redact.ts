@@ -79,9 +79,12 @@ export function redactField(value: string, key: string | undefined): string {
   return key === undefined || redacted !== value ? redacted : redactValueNamed(key, value);
 }
 
-/** A copy of `value` with every string in it redacted by `field`, at any depth; keys are kept. */
-export function redactDeep(value: unknown, field: (value: string, key: string | undefined) => string = redactField): unknown {
-  return deep(value, undefined, new WeakMap(), field);
+/**
+ * A copy of `value` with every string in it redacted by `field`, at any depth; keys are kept.
+ * `key` is the name `value` itself is stored under, when it is one field of a bigger object.
+ */
+export function redactDeep(value: unknown, field: (value: string, key: string | undefined) => string = redactField, key?: string): unknown {
+  return deep(value, key, new WeakMap(), field);
 }
 
 function deep(
