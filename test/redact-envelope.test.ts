@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { knownDefinitions } from '../src/events/catalog.js';
 import type { Envelope } from '../src/events/envelope.js';
-import { PromptSubmitted, ToolFailed } from '../src/events/hook-events.js';
+import { ANSWER_CAP, ERROR_CAP, POINTER_CAP, PromptSubmitted, ToolFailed, TurnStopped } from '../src/events/hook-events.js';
+import { toolInputPointer } from '../src/capture/tool-input-pointer.js';
+import { redactCapped } from '../src/redaction/redact-capped.js';
+import { redactText } from '../src/redaction/redact.js';
 import { MemoryProposed } from '../src/events/memory-events.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { redactEnvelope } from '../src/redaction/redact-envelope.js';
@@ -102,6 +105,19 @@ describe('the one door: redactEnvelope', () => {
       if (!checked.ok) continue;
       const hooked = event(built.definition.type, built.definition.schemaVersion, checked.data);
       expect(redactEnvelope(hooked, { always: true }), c.name).toBe(hooked);
+    }
+  });
+
+  it('takes a hook\'s settled fields as a full pass would leave them, and its pointers as redactCapped makes them', () => {
+    const texts = [...secretCasePerShape.map((c) => c.text), 'npm test -- --run payments', 'Bash', 'toolu_01', '  spaced\n out  ', 'x'.repeat(POINTER_CAP + 10)];
+    for (const text of texts) {
+      const pointer = toolInputPointer('Bash', { command: text });
+      // The formula before pointers skipped redactCapped's second pass when it had nothing to do.
+      expect(pointer, text).toBe(redactCapped(redactText(text.slice(0, POINTER_CAP + 4096)).replace(/\s+/g, ' ').trim(), POINTER_CAP));
+      const failed = { tool: redactCapped(text, 200), input: pointer, error: redactCapped(text, ERROR_CAP), toolUseId: redactCapped(text, 200) };
+      expect(redactEventData(ToolFailed, failed, ['tool', 'input', 'error', 'toolUseId']), text).toEqual(redactEventData(ToolFailed, failed));
+      const stopped = { stopHookActive: false, answerChars: text.length, answer: redactCapped(text, ANSWER_CAP) };
+      expect(redactEventData(TurnStopped, stopped, ['answer']), text).toEqual(redactEventData(TurnStopped, stopped));
     }
   });
 });

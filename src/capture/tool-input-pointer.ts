@@ -41,7 +41,11 @@ const RAW_WINDOW = POINTER_CAP + 4096;
 // Redacted before its lines are joined, while rules that read line structure (a YAML value, a
 // heredoc's credential lines) can still see it; then joined, capped and redacted again.
 function pointerText(text: string): string {
-  return redactCapped(oneLine(redactText(text.slice(0, RAW_WINDOW))), POINTER_CAP);
+  const redacted = redactText(text.slice(0, RAW_WINDOW));
+  const line = oneLine(redacted);
+  // Redaction leaves its own output alone: a pointer already on one line and within its cap is
+  // what redactCapped would return, without its second pass.
+  return line === redacted && line.length <= POINTER_CAP ? line : redactCapped(line, POINTER_CAP);
 }
 
 function oneLine(text: string): string {

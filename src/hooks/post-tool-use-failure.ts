@@ -22,8 +22,11 @@ void runHook({
       interrupted: input.is_interrupt,
       toolUseId: input.tool_use_id === undefined ? undefined : redactCapped(input.tool_use_id, 200),
     },
+    settled: SETTLED,
   }),
 });
+
+const SETTLED = ['tool', 'input', 'error', 'toolUseId'] as const;
 
 function errorText(error: unknown): string {
   if (typeof error === 'string') return error;

@@ -19,8 +19,11 @@ void runHook({
       ok: !reportsError(input.tool_response),
       toolUseId: input.tool_use_id?.slice(0, 200),
     },
+    settled: SETTLED,
   }),
 });
+
+const SETTLED = ['input'] as const;
 
 // PostToolUse fires for calls that returned; some still report failure in their response.
 function reportsError(response: unknown): boolean {

@@ -42,13 +42,22 @@ export interface StdinFacts {
   readonly cutField?: string | undefined;
 }
 
+export interface HookEventBody {
+  definition: EventDefinition;
+  data: unknown;
+  settled?: readonly string[];
+}
+
 export interface HookSpec<I extends z.ZodMiniType, P = undefined> {
   /** Claude Code's name for the hook event. */
   hook: string;
   /** The hook's own fields, beside the common ones. */
   input: I;
-  /** Normalizes and redacts the input into the event this hook appends. */
-  toEvent(input: z.infer<I> & CommonInput, stdin: StdinFacts): { definition: EventDefinition; data: unknown };
+  /**
+   * Normalizes and redacts the input into the event this hook appends. `settled` names the
+   * top-level fields of `data` made by `redactCapped`: the last pass does not redact them again.
+   */
+  toEvent(input: z.infer<I> & CommonInput, stdin: StdinFacts): HookEventBody;
   /**
    * What Claude Code should add to the context (it adds plain stdout of UserPromptSubmit and
    * SessionStart hooks), printed once the event is safely in the spool: from the event as stored
@@ -118,7 +127,7 @@ function buildEvent(
   }
   let session = '';
   let project = '';
-  let body: { definition: EventDefinition; data: unknown } | undefined;
+  let body: HookEventBody | undefined;
   if (!problem) {
     const common = commonInput.safeParse(parsed);
     const own = spec.input.safeParse(parsed);
@@ -131,7 +140,7 @@ function buildEvent(
     } else {
       try {
         body = spec.toEvent({ ...(own.data as object), ...common.data } as never, facts);
-        const checked = redactEventData(body.definition, body.data);
+        const checked = redactEventData(body.definition, body.data, body.settled);
         if (checked.ok) body = { definition: body.definition, data: checked.data };
         else {
           problem = checked.problem;

@@ -19,6 +19,7 @@ void runHook({
         // The transcript file is written after this hook runs: this is the answer's surest copy.
         answer: redactCapped(answer, ANSWER_CAP),
       },
+      settled: ['answer'],
     };
   },
 });

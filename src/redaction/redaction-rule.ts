@@ -70,7 +70,18 @@ export const SECRETISH = `(?:${SECRETISH_WORDS.join('|')})`;
 export const anyOf =
   (...literals: string[]) =>
   (lower: string): boolean =>
-    literals.some((literal) => lower.includes(literal));
+    includesAny(lower, literals);
+
+/**
+ * Whether `text` contains one of `literals`. An indexed loop, not `some` with an arrow: every rule's
+ * `needs` runs on every string a hook redacts, in a cold process where V8 does not elide the
+ * closure `some` is given, and those closures (≈ 20 KB a string) tipped the tool hooks into a
+ * scavenge (≈ 5 ms).
+ */
+export function includesAny(text: string, literals: readonly string[]): boolean {
+  for (let i = 0; i < literals.length; i++) if (text.includes(literals[i]!)) return true;
+  return false;
+}
 
 /** A `needs` for a rule that matches only next to a SECRETISH name, and `also` one of these. */
 export const secretishAnd = (...also: string[]) => {

@@ -95,7 +95,7 @@ export const tokenFormatRules: Rule[] = TOKEN_FORMATS.map(([kind, source, litera
       return pattern();
     },
     replace: (_g, match, offset, input) => (kind === 'openai-key' ? openAiKind(match, input.charAt(offset + match.length)) : marker(kind)),
-    needs: (_lower, tokens) => literals.some((literal) => tokens().has(literal)),
+    needs: (_lower, tokens) => hasAny(tokens(), literals),
   };
 });
 
@@ -166,3 +166,9 @@ export const keyBlockRule: Rule = {
   replace: () => marker('private-key'),
   needs: anyOf('-----begin', 'putty-user-key-file-'),
 };
+
+/** Whether `found` holds one of `literals`: a loop, for the reason `includesAny` gives. */
+function hasAny(found: ReadonlySet<string>, literals: readonly string[]): boolean {
+  for (let i = 0; i < literals.length; i++) if (found.has(literals[i]!)) return true;
+  return false;
+}
