@@ -17,6 +17,9 @@ export interface LineSchema<T> {
   safeParse(json: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ message: string }> } };
 }
 
+/** Every line of JSON as it is, for a reader that judges the lines itself (askWorker). */
+export const anyJson: LineSchema<unknown> = { safeParse: (json) => ({ success: true, data: json }) };
+
 /** How a line of JSON that the schema refuses is reported. */
 export function unexpectedMessage(error: { issues: ReadonlyArray<{ message: string }> }): string {
   return `unexpected message (${error.issues[0]?.message ?? 'invalid'})`;

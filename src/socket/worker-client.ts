@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { EngramError, isEngramError } from '../errors.js';
 import type { EngramPaths } from '../paths.js';
 import { foreignSocket, foreignSocketAdvice } from './socket-owner.js';
-import { lineReader, MAX_RESPONSE_CHARS, unexpectedMessage } from './line-reader.js';
+import { anyJson, lineReader, MAX_RESPONSE_CHARS, unexpectedMessage } from './line-reader.js';
 import { responseByHand } from './response-by-hand.js';
 import type { Request, Response } from './socket-protocol.js';
 
@@ -78,7 +78,7 @@ export function askWorker(
         else bad(unexpectedMessage(parsed.error));
       });
     };
-    socket.on('data', lineReader({ safeParse: (json: unknown) => ({ success: true as const, data: json }) }, onJson, (reason) => inTurn(() => bad(reason)), MAX_RESPONSE_CHARS));
+    socket.on('data', lineReader(anyJson, onJson, (reason) => inTurn(() => bad(reason)), MAX_RESPONSE_CHARS));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (!connected) failed = new EngramError('WORKER_UNREACHABLE', 'no worker is listening', { cause: err });
       else failed ??= err;
