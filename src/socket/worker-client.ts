@@ -94,7 +94,9 @@ export function askWorker(
       else resolve();
     };
     socket.on('close', () => {
-      if (judged) judged.then(settle, (err: unknown) => (clearTimeout(timer), reject(err)));
+      // The schema's module failing to load is engram's fault, said with a code like every other.
+      const unjudged = (err: unknown) => (clearTimeout(timer), reject(new EngramError('WORKER_PROTOCOL', 'a line of the worker\'s answer could not be checked: its schema did not load', { cause: err })));
+      if (judged) judged.then(settle, unjudged);
       else settle();
     });
   });
