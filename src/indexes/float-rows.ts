@@ -93,6 +93,8 @@ interface Wasm {
 }
 const wasm = (globalThis as unknown as { WebAssembly?: Wasm }).WebAssembly;
 
+// A constant made on first use (compiling costs a process that never searches vectors, a hook's
+// or the CLI's, for nothing): set once, never changed, holding no data of any caller's.
 let compiled: object | null | undefined;
 
 /** The module, or null where there is no WebAssembly or it has no SIMD (the mirror then scans in JavaScript). */
