@@ -139,6 +139,46 @@ describe('the memories projection’s rows', () => {
     }
   });
 
+  it('the near-duplicate check measures only the memories named twice among the rarest lists, with 3,000 memories in the directory', () => {
+    // Names and descriptions of a Zipf-like vocabulary, as the bench's directory: many tokens shared, few near-duplicates.
+    const random = seededRandom(21);
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x`);
+    const phrase = (n: number) => Array.from({ length: n }, () => words[Math.floor(words.length * random() ** 3)]!).join(' ');
+    const said = () => ({ name: phrase(4), description: phrase(10) });
+    let clock = Date.parse('2026-01-01T00:00:00.000Z');
+    const events = Array.from({ length: 3000 }, (_, i) => {
+      clock += 1000;
+      return { seq: i + 1, id: `e${i}`, type: 'MemoryProposed', schemaVersion: 1, ts: new Date(clock).toISOString(), session: 's', project: PROJECT,
+        data: { memoryId: `m${i}`, origin: 'import', scope: 'project', ...said(), type: 'project', body: 'body\n', status: 'active', confidence: 0.5 } } as DomainEvent;
+    });
+    const { rows } = fold(memoriesProjector, events);
+    const entries = [...rows].flatMap(([key, row]) => {
+      const typed = typedRow(key, row);
+      return typed?.kind === 'entry' && typed.row ? [typed.row] : [];
+    });
+    let read = 0;
+    const reader: RowReader<unknown> = {
+      get: (key) => {
+        if (kindOf(key) === 'entry') read++;
+        return rows.get(key);
+      },
+    };
+    const probes = 100;
+    let found = 0;
+    for (let probe = 0; probe < probes; probe++) {
+      // Every fifth probe says an existing memory again with a word changed: a near-duplicate to find.
+      const again = probe % 5 === 0 ? entries[probe * 7]! : undefined;
+      const asked = again ? { name: again.name, description: again.description.replace(/^\S+/, 'wzzzx') } : said();
+      const expected = scanned(entries, 'project', asked);
+      expect(findSameMemory(reader, DIR, 'project', asked)).toBe(expected);
+      if (expected !== undefined) found++;
+    }
+    expect(found).toBeGreaterThanOrEqual(probes / 10);
+    // The rarest lists alone name dozens of memories per probe here; counted over one list more,
+    // about one per probe is left to read.
+    expect(read).toBeLessThan(probes * 4);
+  });
+
   it('a proposal touches its own rows only: the same number of rows with 10 or 2,000 memories in its directory', () => {
     const touched = (count: number) => {
       const events = history(11, count).filter((event) => event.type === 'MemoryProposed');

@@ -110,8 +110,14 @@ describe('strength = confidence × 2^(−days since last_reinforced / half_life)
     expect(lastConfirmed({ created: value })?.toISOString()).toBe('2026-03-03T00:00:00.000Z');
   });
 
-  it.each(['March 3, 2026', '03/03/2026', '2026-13-01', '2026-02-30', '2026-04-31T10:00:00Z', '2026-03-03x', '', '   '])('a date that is not ISO 8601 is no date: %j', (value) => {
+  it.each(['March 3, 2026', '03/03/2026', '2026-13-01', '2026-02-30', '2026-04-31T10:00:00Z', '2026-03-03x', '', '   ',
+    // engram's own form (read by a shorter path) of a day that does not exist, or an hour that does not.
+    '2026-02-30T00:00:00.000Z', '2023-02-29T10:00:00.000Z', '1900-02-29T10:00:00.000Z', '2026-04-31T10:00:00.000Z', '2026-00-10T10:00:00.000Z', '2026-03-03T25:00:00.000Z'])('a date that is not ISO 8601 is no date: %j', (value) => {
     expect(lastConfirmed({ created: value })).toBeUndefined();
+  });
+
+  it.each(['2024-02-29T10:00:00.000Z', '2000-02-29T23:59:59.999Z', '2026-12-31T00:00:00.000Z', '0100-03-01T00:00:00.000Z'])('engram\'s own form of a day that exists is that instant: %s', (value) => {
+    expect(lastConfirmed({ created: value })?.toISOString()).toBe(value);
   });
 
   it('takes Date objects as a YAML parser may give them, and ignores invalid ones', () => {

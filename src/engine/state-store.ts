@@ -70,6 +70,10 @@ const FAILURE = 'x:';
 
 type Bytes = Uint8Array;
 
+/** Rows an entries() read asks LevelDB for first, and at most at a time after (see LaneStore.entries). */
+const ENTRIES_FIRST = 16;
+const ENTRIES_MOST = 1024;
+
 /** The sublevels a rebuild aside carries over from the old store: they are not projections. */
 const CARRIED_OVER = ['reactors', 'owned'] as const;
 
@@ -270,8 +274,19 @@ export class LaneStore {
 
   /** Rows whose key starts with `prefix`, in key order (`reverse`: last key first; default false). */
   async *entries(prefix = '', options: { reverse?: boolean } = {}): AsyncIterable<[string, unknown]> {
-    for await (const [key, bytes] of this.#sub.iterator({ gte: ROW + prefix, lt: `${ROW}${prefix}\uffff`, reverse: options.reverse ?? false })) {
-      yield [key.slice(ROW.length), this.#decodeRow(bytes)];
+    const iterator = this.#sub.iterator({ gte: ROW + prefix, lt: `${ROW}${prefix}\uffff`, reverse: options.reverse ?? false });
+    try {
+      // In chunks that grow, so a reader that stops early reads little past where it stopped, and
+      // one that reads on awaits once a chunk rather than through every layer once a row (a
+      // directory's MEMORY.md reads its 200 ranked rows on every proposal).
+      for (let size = ENTRIES_FIRST; ; size = Math.min(size * 2, ENTRIES_MOST)) {
+        // Fewer than asked is not the end (LevelDB also stops a chunk at a byte limit); none is.
+        const chunk = await iterator.nextv(size);
+        if (chunk.length === 0) break;
+        for (const [key, bytes] of chunk) yield [key.slice(ROW.length), this.#decodeRow(bytes)];
+      }
+    } finally {
+      await iterator.close();
     }
   }
 

@@ -335,6 +335,10 @@ function parseDate(value: MemoryDate | undefined): Date | undefined {
   if (value === undefined || value === null) return undefined;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
   if (typeof value !== 'string') return undefined;
+  if (isCanonicalUtc(value)) {
+    const at = new Date(value);
+    return Number.isNaN(at.getTime()) ? undefined : at;
+  }
   const match = ISO_DATE.exec(value.trim());
   if (!match) return undefined;
   // Without a zone, JavaScript reads a date-time as local time: a replay in another time zone
@@ -349,6 +353,35 @@ function parseDate(value: MemoryDate | undefined): Date | undefined {
 function isCalendarDay(day: string): boolean {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   return month >= 1 && month <= 12 && date >= 1 && date <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.sssZ` of a day that exists (year 100 on): what engram writes, and what the
+ * general path reads as `new Date(value)` too. Checked by character: MEMORY.md's render scores
+ * up to 200 memories per proposal, and the general path's regex and splits were a tenth of it.
+ */
+function isCanonicalUtc(value: string): boolean {
+  if (value.length !== 24) return false;
+  for (let i = 0; i < 24; i++) {
+    const c = value.charCodeAt(i);
+    const want = CANONICAL_UTC.charCodeAt(i);
+    if (want === 0x64 ? c < 0x30 || c > 0x39 : c !== want) return false;
+  }
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 7);
+  const date = digits(value, 8, 10);
+  if (year < 100 || month < 1 || month > 12 || date < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return date <= (month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31);
+}
+
+/** The shape isCanonicalUtc checks: `d` a digit, anything else itself. */
+const CANONICAL_UTC = 'dddd-dd-ddTdd:dd:dd.dddZ';
+
+function digits(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + text.charCodeAt(i) - 0x30;
+  return n;
 }
 
 /** ISO 8601 only: other formats Date parses (`March 3, 2025`) are read as local time or not at all. */

@@ -265,7 +265,8 @@ export function splitIndex(bytes: Buffer | undefined): IndexText {
   if (start < bytes.length) parts.push(bytes.subarray(start));
   const lines = parts.map((part, i) => {
     const text = part.toString('utf8');
-    if (Buffer.from(text, 'utf8').equals(part)) return text;
+    // Bytes that are not UTF-8 decode to U+FFFD: only a line holding one is checked byte for byte.
+    if (!text.includes('\ufffd') || Buffer.from(text, 'utf8').equals(part)) return text;
     // A placeholder no index line is: engram's lines never hold a NUL.
     const token = `\u0000raw:${i}`;
     raw.set(token, Buffer.from(part));

@@ -17,9 +17,13 @@ export function inForce(entry: Pick<DirEntry, 'archived' | 'status'>): boolean {
  *
  * Reads the token counts of what is said, then looks only at the memories named by the rarest few
  * of them (prefix filtering): a memory at Jaccard ≥ t with the k tokens said shares at least
- * ⌈t·k⌉ of them, so it misses at most k − ⌈t·k⌉ and must hold one of any k − ⌈t·k⌉ + 1. A common
+ * m = ⌈t·k⌉ of them, so it misses at most k − m and must hold one of any k − m + 1. A common
  * word ("test", "use") names most of a directory; reading every memory it names made each
- * proposal cost grow with the directory (issue 22).
+ * proposal cost grow with the directory (issue 22). One list more is read (count filtering): of
+ * any q lists, such a memory is named by at least q − (k − m), so with q = k − m + 2 only the
+ * memories named twice among them are read and measured. The lists are ids in memory; reading
+ * and measuring a memory's entry costs far more, and in a large directory the rarest lists
+ * still name a memory in sixty, almost none of them twice.
  */
 export function findSameMemory(
   rows: RowReader<unknown>,
@@ -32,22 +36,21 @@ export function findSameMemory(
   if (tokens.size === 0) return undefined;
   const counted = [...tokens].map((token) => ({ token, count: postingCount(rows, dir, type, token) }));
   const mustShare = Math.ceil(DUPLICATE_THRESHOLD * tokens.size - 1e-9);
-  const probed = counted
-    .sort((a, b) => a.count - b.count)
-    .slice(0, tokens.size - mustShare + 1)
-    .map(({ token }) => postingIds(rows, dir, type, token));
-  const seen = new Set<string>();
+  const lists = Math.min(tokens.size, tokens.size - mustShare + 2);
+  // Named by fewer of the lists read than this, a memory shares fewer than mustShare tokens.
+  const named = mustShare - (tokens.size - lists);
+  const times = new Map<string, number>();
+  for (const { token } of counted.sort((a, b) => a.count - b.count).slice(0, lists)) {
+    for (const id of postingIds(rows, dir, type, token)) times.set(id, (times.get(id) ?? 0) + 1);
+  }
   let best: { id: string; similarity: number } | undefined;
-  for (const ids of probed) {
-    for (const id of ids) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const entry = rowAt(rows, entryKey(dir, id));
-      if (!entry || !inForce(entry) || entry.type !== type || exclude?.(entry)) continue;
-      const similarity = jaccard(tokens, entry.tokens);
-      if (similarity === 0 || similarity < DUPLICATE_THRESHOLD) continue;
-      if (!best || similarity > best.similarity || (similarity === best.similarity && id < best.id)) best = { id, similarity };
-    }
+  for (const [id, count] of times) {
+    if (count < named) continue;
+    const entry = rowAt(rows, entryKey(dir, id));
+    if (!entry || !inForce(entry) || entry.type !== type || exclude?.(entry)) continue;
+    const similarity = jaccard(tokens, entry.tokens);
+    if (similarity === 0 || similarity < DUPLICATE_THRESHOLD) continue;
+    if (!best || similarity > best.similarity || (similarity === best.similarity && id < best.id)) best = { id, similarity };
   }
   return best?.id;
 }
