@@ -130,6 +130,15 @@ describe('installed with npm from the packed tarball', () => {
     expect(build).toMatch(new RegExp(`^${version.replace(/\./g, '\\.')}\\+\\d+$`));
   });
 
+  it('installs LanceDB without its transformers.js embedding function, which engram never loads, and LanceDB runs from the install', async () => {
+    const lock = JSON.parse(readFileSync(join(prefix, 'package-lock.json'), 'utf8')) as Lockfile;
+    expect(lock.packages['node_modules/@lancedb/lancedb']!.optionalDependencies).not.toHaveProperty('@huggingface/transformers');
+    for (const gone of ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp']) expect(existsSync(join(prefix, 'node_modules', gone))).toBe(false);
+    const table = "const db = await (await import('@lancedb/lancedb')).connect(process.argv[1]); const t = await db.createTable('t', [{ id: 1, vector: [0.5, 0.25] }]); console.log(await t.countRows());";
+    const run = await runCommand(process.execPath, ['--input-type=module', '-e', table, join(work, 'lance')], { cwd: join(prefix, 'node_modules', 'engram'), env: process.env });
+    expect(run.stdout.trim(), run.stderr).toBe('1');
+  });
+
   it('engram install registers the installed copy\'s hooks by absolute path; a session through them is recorded and projected, and doctor is all ✓', { timeout: 300_000 }, async () => {
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
     expect((await engram(['--version'], h.env)).stdout).toBe(`engram ${version} (build ${build})\n`);

@@ -29,6 +29,16 @@ export interface Lockfile {
   packages: Record<string, LockEntry>;
 }
 
+/**
+ * Optional dependencies of engram's dependencies that engram never loads, left out of the cut
+ * with everything only they reach. `@huggingface/transformers` is LanceDB's transformers.js
+ * embedding function (engram embeds by itself): ≈ 340 MB of onnxruntime-node, onnxruntime-web
+ * and sharp, whose install fetches CUDA files when an nvcc is on PATH, fails offline and is
+ * then rolled back. Without it `npm ci` unpacks half as much (CPU ≈ 31 → 15 s here) and a later
+ * `npm install` over the tree no longer tries the failed install again (≈ 14 → 1.5 s).
+ */
+const UNUSED_OPTIONAL = new Set(['@huggingface/transformers']);
+
 /** npm's public registry: `npm ci` swaps in the registry the user configured (`replace-registry-host`). */
 const REGISTRY = 'https://registry.npmjs.org';
 
@@ -38,7 +48,9 @@ const REGISTRY = 'https://registry.npmjs.org';
  * leaves out under `omit-lockfile-registry-resolved` (without it `npm ci` asks the registry for
  * each package's metadata), and the dev flags go (nothing here is a dev dependency any more;
  * what was optional stays optional, so a package for another platform is skipped, not an error).
- * Throws when a dependency is not in the lock: installing it would mean resolving versions.
+ * An optional dependency named in UNUSED_OPTIONAL is left out, from its dependent's entry too
+ * (`npm ci` refuses a lock whose entries name a dependency it does not hold). Throws when a
+ * dependency is not in the lock: installing it would mean resolving versions.
  */
 export function runtimeLockfile(lock: Lockfile, name: string, dependencies: Record<string, string>): Lockfile {
   const packages: Record<string, LockEntry> = { '': { name, version: '0.0.0', dependencies: { ...dependencies } } };
@@ -56,7 +68,7 @@ export function runtimeLockfile(lock: Lockfile, name: string, dependencies: Reco
       optional.set(path, viaOptional);
       const entry = lock.packages[path]!;
       visit(path, entry.dependencies ?? {}, viaOptional, () => false);
-      visit(path, entry.optionalDependencies ?? {}, true, () => true);
+      visit(path, withoutUnused(entry.optionalDependencies ?? {}), true, () => true);
       // npm installs peers too; an optional peer or one the tree lacks is left out, as npm does.
       visit(path, entry.peerDependencies ?? {}, viaOptional, () => true);
     }
@@ -64,9 +76,14 @@ export function runtimeLockfile(lock: Lockfile, name: string, dependencies: Reco
   visit('', dependencies, false, () => false);
   for (const [path, isOptional] of [...optional].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const { dev: _dev, devOptional: _devOptional, optional: _optional, ...entry } = lock.packages[path]!;
+    if (entry.optionalDependencies) entry.optionalDependencies = withoutUnused(entry.optionalDependencies);
     packages[path] = { ...entry, ...(entry.resolved || entry.link ? {} : { resolved: registryUrl(path, entry) }), ...(isOptional ? { optional: true } : {}) };
   }
   return { name, lockfileVersion: 3, requires: true, packages };
+}
+
+function withoutUnused(deps: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(deps).filter(([dep]) => !UNUSED_OPTIONAL.has(dep)));
 }
 
 /** Where Node would find `dep` required from the package at `from`: its own node_modules, then each one above. */
