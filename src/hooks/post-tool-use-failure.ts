@@ -31,7 +31,7 @@ const spec: HookSpec<typeof input> = {
 
 /**
  * Run by the hook's entry (run-hook-code.ts) once the bundle is loaded. `env` is for a test
- * that runs the built bundle in its own process (test/redaction-e2e.test.ts).
+ * that runs the built bundle in its own process (test/support/hook-here.ts).
  */
 export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return runHook(spec, env, handoff);
