@@ -3,9 +3,12 @@
  * instead of each in a fresh one: what they test runs in the test's own process (projectors,
  * parsers, the log, in-process commands), each cleans up what it starts, and none stubs a global
  * or mocks a module. A fresh process and module graph per file cost more than most of them take
- * to run: for these 58, 151 s of CPU isolated against 90 s shared (cgroup CPU, loaded machine).
- * A file not listed here runs isolated, as every file did before; list a file only once it
- * passes run together with the others (`npx vitest run --project shared-modules`).
+ * to run: for the first 58, 151 s of CPU isolated against 90 s shared (cgroup CPU, loaded machine).
+ * The end-to-end files joined them (41 more: the CLI, hooks, worker, viewer and model tests), since
+ * what they start in other processes they stop, and what they load here (the built CLI, a hook's
+ * bundle, USE Lite's thread) they close. A file not listed here runs isolated; list a file only
+ * once it passes run together with the others (`npx vitest run --project shared-modules`). The files
+ * still isolated were being changed by others when these joined, and have not been tried here.
  */
 export const sharedModuleFiles = [
   'test/addresses-agent.test.ts',
