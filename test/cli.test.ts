@@ -5,7 +5,8 @@ import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
-import { cliHere, cliPath, type ProcessResult, runCli, runCommand, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
+import { runHookHere } from './support/hook-here.js';
+import { cliHere, cliPath, type ProcessResult, runCli, runCommand, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
@@ -150,9 +151,10 @@ describe('small things a user meets', () => {
     const userCwd = join(h.root, 'user-cwd');
     mkdirSync(workerCwd);
     mkdirSync(userCwd);
-    expect((await runCliIn(workerCwd, ['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env, { cwd: workerCwd })).code).toBe(0);
+    // The worker's process starts where `worker --detach` is run; the command is run from elsewhere.
     expect((await runCliIn(workerCwd, ['worker', '--detach'], h.env)).code).toBe(0);
-    const replay = await runCliIn(userCwd, ['replay', '--until', '40', '--out', 'then'], h.env);
+    const replay = await cliHere(['replay', '--until', '40', '--out', 'then'], h.env, { cwd: userCwd });
     expect(replay.code).toBe(0);
     expect(replay.stderr).toContain(`into ${join(userCwd, 'then')}`);
     expect(readdirSync(join(userCwd, 'then')).sort()).toEqual(['claude', 'state', 'views']);
@@ -186,7 +188,7 @@ describe('memory directories people already use', () => {
     writeFileSync(join(memory, 'MEMORY.md'), index);
     writeFileSync(join(memory, 'prefs.md'), 'small PRs please\n');
     writeFileSync(join(memory, 'auto-errors.md'), 'my own notes about errors\n');
-    await runHook('UserPromptSubmit', { session_id: 's', cwd: '/home/dev/src/app', prompt: 'hello there' }, h.env);
+    await runHookHere('UserPromptSubmit', { session_id: 's', cwd: '/home/dev/src/app', prompt: 'hello there' }, h.env);
     await cliHere(['worker', '--drain'], h.env);
     const after = readFileSync(join(memory, 'MEMORY.md'), 'utf8');
     expect(after.startsWith(index)).toBe(true);

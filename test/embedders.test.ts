@@ -36,10 +36,11 @@ function counting(embedder: Embedder): Embedder & { calls: number; texts: number
   return counted;
 }
 
-describe('Universal Sentence Encoder Lite', () => {
-  const use = useLiteEmbedder();
-  afterAll(() => use.close());
+// One model for the file: a load costs ≈ 2 s of CPU. Only the warm-up's test loads another.
+const use = useLiteEmbedder();
+afterAll(() => use.close());
 
+describe('Universal Sentence Encoder Lite', () => {
   it('embeds into 512-d unit vectors, and similar texts score higher than unrelated ones', async () => {
     const [pool, poolAgain, tabs, deploy] = await use.embed([
       'The postgres connection pool times out under load in CI',
@@ -114,10 +115,10 @@ describe('USE Lite’s tokens (sentence-pieces.ts)', () => {
 });
 
 describe('the embedding cache', () => {
-  // Two models load in threads of their own: slow on a loaded machine.
   it('serves what it has without the model, keyed by model and text, and keeps it across reopening', { timeout: 180_000 }, async () => {
     const dir = join(root, 'cache');
-    const model = counting(useLiteEmbedder());
+    // The file's model, counted here, and closed with the file.
+    const model = counting({ model: use.model, dimensions: use.dimensions, embed: (texts, signal) => use.embed(texts, signal), close: async () => undefined });
     let cache = await EmbeddingCache.open(dir);
     let cached = cachedEmbedder(model, cache);
     const texts = ['Run migrations before the integration tests', 'Use pnpm, not npm, in this repository', 'Run migrations before the integration tests'];
@@ -148,11 +149,10 @@ describe('the embedding cache', () => {
     expect(model.texts - textsBefore).toBe(70 - 64);
 
     // Another model id is another key: nothing of the first model is served for it.
-    const other = counting({ ...useLiteEmbedder(), model: 'another-model' });
+    const other = counting({ model: 'another-model', dimensions: use.dimensions, embed: (texts, signal) => use.embed(texts, signal), close: async () => undefined });
     await cachedEmbedder(other, cache).embed([texts[0]!]);
     expect(other.texts).toBe(1);
     await cache.close();
-    await model.close();
   });
 });
 

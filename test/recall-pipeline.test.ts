@@ -74,7 +74,8 @@ describe('engram query', () => {
     expect(text.stdout).toMatch(/^SCORE +SIGNALS +NAME +FILE\n\d\S* +bm25.* +Postgres vacuum schedule +\//);
   });
 
-  it('fuses the vector list when an embedder is on: --all shows which signals found each memory', async () => {
+  // Three loads of the model (the drain, the query, the batch): slow on a loaded machine.
+  it('fuses the vector list when an embedder is on: --all shows which signals found each memory', { timeout: 180_000 }, async () => {
     const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite' });
     const result = await cliHere(['query', ASK, '--project', project, '--json', '--all'], h.env);
     expect(result.code, result.stderr).toBe(0);
@@ -83,12 +84,17 @@ describe('engram query', () => {
     // The vectors table holds active memories only: the provisional one is on no list.
     expect(found.map((m) => m.name)).not.toContain('Postgres vacuum might be broken');
     expect(found.filter((m) => m.signals.includes('vector')).length).toBeGreaterThan(1);
-    // Without --all, the cut: the vector-only memories are far below half the best.
-    const cut = JSON.parse((await cliHere(['query', ASK, '--project', project, '--json'], h.env)).stdout) as Array<{ name: string }>;
-    expect(cut.map((m) => m.name)).toEqual(['Postgres vacuum schedule']);
-    // A prompt about nothing remembered: the vector list is never empty, but alone it must clear the floor.
-    const nothing = await cliHere(['query', 'what will the weather be like for our hiking trip tomorrow', '--project', project, '--json'], h.env);
-    expect(JSON.parse(nothing.stdout)).toEqual([]);
+    // Without --all, the cut: the vector-only memories are far below half the best. A prompt about
+    // nothing remembered: the vector list is never empty, but alone it must clear the floor. One
+    // batch, so one load of the model for both.
+    const file = join(h.root, 'queries.jsonl');
+    writeFileSync(file, [{ id: 'cut', text: ASK, project }, { id: 'nothing', text: 'what will the weather be like for our hiking trip tomorrow', project }].map((q) => JSON.stringify(q)).join('\n'));
+    const batch = await cliHere(['query', '--batch', file, '--json'], h.env);
+    expect(batch.code, batch.stderr).toBe(0);
+    const lines = batch.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; results: Array<{ name: string; signals: string[] }> });
+    expect(lines.map((line) => [line.id, line.results.map((m) => m.name)])).toEqual([['cut', ['Postgres vacuum schedule']], ['nothing', []]]);
+    // The batch ranks with the vectors too: the cut memory was found by both lists.
+    expect(lines[0]!.results[0]!.signals).toEqual(expect.arrayContaining(['bm25', 'vector']));
   });
 
   it('answers a batch file one JSON line per query, a bad line reported and the rest answered', async () => {
@@ -319,7 +325,7 @@ describe('the model in a worker that sits idle', () => {
       const first = await runHook('UserPromptSubmit', prompt('idle-1', ASK), h.env);
       expect(first.stdout).toContain('Postgres vacuum schedule');
       // The first question started the load; unused since, the model is then let go.
-      expect(await waitUntil(async () => (await status()).model.unloads === 1, 240_000)).toBe(true);
+      expect(await waitUntil(async () => (await status()).model.unloads === 1, 240_000, 250)).toBe(true);
       const text = (await cliHere(['worker', 'status'], h.env)).stdout;
       expect(text).toMatch(/^model: not loaded \(let go after 2 s unused\); resident memory \d+ MB$/m);
       expect(readFileSync(h.paths.workerLog, 'utf8')).toContain('model let go after being unused');
@@ -328,7 +334,7 @@ describe('the model in a worker that sits idle', () => {
       const again = await runHook('UserPromptSubmit', prompt('idle-2', ASK), h.env);
       expect(again.code).toBe(0);
       expect(again.stdout).toContain('Postgres vacuum schedule');
-      expect(await waitUntil(async () => (await status()).model.unloads === 2, 240_000)).toBe(true);
+      expect(await waitUntil(async () => (await status()).model.unloads === 2, 240_000, 250)).toBe(true);
     } finally {
       await cliHere(['worker', 'stop'], h.env);
     }

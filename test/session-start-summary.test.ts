@@ -6,6 +6,7 @@ import { SKILL_CAPTURE_LINE, sessionSummary } from '../src/hooks/session-summary
 import { projectSlug } from '../src/paths.js';
 import { SUMMARY_FILE_BYTES } from '../src/projections/summary/summary-sections.js';
 import { projectionHarness } from './support/projection-harness.js';
+import { runHookHere } from './support/hook-here.js';
 import { drain, runHook, useTempHomes, type TempHome } from './support/temp-home.js';
 
 const home = useTempHomes();
@@ -26,11 +27,12 @@ const memory = (memoryId: string, name: string, description: string, extra: Reco
 
 /** A home where an earlier session (two tool calls) was recorded and memories were projected, as the worker would. */
 async function projectedHome(h: TempHome, memories: Envelope[]): Promise<void> {
-  await runHook('SessionStart', start('sess-0'), h.env);
+  // The hooks' own code, in this process: what a hook process prints is this file's tests'.
+  await runHookHere('SessionStart', start('sess-0'), h.env);
   for (const id of ['toolu_1', 'toolu_2']) {
-    await runHook('PostToolUse', input('sess-0', { tool_name: 'Read', tool_input: { file_path: `${cwd}/a.ts` }, tool_response: {}, tool_use_id: id }), h.env);
+    await runHookHere('PostToolUse', input('sess-0', { tool_name: 'Read', tool_input: { file_path: `${cwd}/a.ts` }, tool_response: {}, tool_use_id: id }), h.env);
   }
-  await runHook('SessionEnd', input('sess-0', { reason: 'prompt_input_exit' }), h.env);
+  await runHookHere('SessionEnd', input('sess-0', { reason: 'prompt_input_exit' }), h.env);
   await drain(h.env);
   const harness = await projectionHarness(h.paths.home);
   await harness.log.append(memories);

@@ -7,7 +7,7 @@ import { searchVectors } from '../src/recall/search-vectors.js';
 import { openEngine } from '../src/composition/open-engine.js';
 import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
-import { cliHere, drain, runCli, runHook, useTempHomes } from './support/temp-home.js';
+import { cliHere, drain, runHook, useTempHomes } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
 const common = { session_id: 'sess-vec', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
@@ -25,7 +25,7 @@ describe('the vectors projection in the engram process', () => {
     expect(rows.length).toBeGreaterThanOrEqual(1);
     expect(rows.every((row) => row.project === '' || row.project === common.cwd)).toBe(true);
 
-    const rebuilt = await runCli(['rebuild', '--only', 'vectors'], h.env);
+    const rebuilt = await cliHere(['rebuild', '--only', 'vectors'], h.env);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(await store.rows()).toEqual(rows);
     await store.close();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { startViewer, type Viewer } from '../src/viewer/viewer-server.js';
-import { repoRoot, runCli, tempHome, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, repoRoot, runCli, tempHome, walkFiles, type TempHome } from './support/temp-home.js';
 import { HOSTILE_BODY, SHOP, viewerHistory } from './support/viewer-history.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -251,14 +251,15 @@ describe('engram ui', () => {
       const port = Number(url.port);
       expect((await fetchRaw(port, `${url.pathname}${url.search}`)).status).toBe(200);
       expect((await fetchRaw(port, '/timeline')).status).toBe(403);
-      expect((await runCli(['ui'], h.env)).stdout.trim()).toBe(first.stdout.trim());
-      expect((await runCli(['ui', '--port', 'abc'], h.env)).code).toBe(2);
+      // The worker's answers, asked from this process: the bin's start and exit were the first's.
+      expect((await cliHere(['ui'], h.env)).stdout.trim()).toBe(first.stdout.trim());
+      expect((await cliHere(['ui', '--port', 'abc'], h.env)).code).toBe(2);
       // Another port while the viewer runs is said, not silently ignored; its own port is fine.
-      const other = await runCli(['ui', '--port', String(port === 65535 ? 65534 : port + 1)], h.env);
+      const other = await cliHere(['ui', '--port', String(port === 65535 ? 65534 : port + 1)], h.env);
       expect(other.code).toBe(1);
       expect(other.stderr).toContain(`the viewer already runs on port ${port}`);
       expect(other.stdout).toBe('');
-      expect((await runCli(['ui', '--port', String(port)], h.env)).stdout.trim()).toBe(first.stdout.trim());
+      expect((await cliHere(['ui', '--port', String(port)], h.env)).stdout.trim()).toBe(first.stdout.trim());
     } finally {
       await h.cleanup();
     }

@@ -1,18 +1,21 @@
 import * as z from 'zod/mini';
 import { ERROR_CAP, ToolFailed } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
-import { runHook } from './run-hook.js';
+import type { HookHandoff } from './hook-handoff.js';
+import { runHook, type HookSpec } from './run-hook.js';
 import { toolInputPointer } from '../capture/tool-input-pointer.js';
 
-void runHook({
+const input = z.looseObject({
+  tool_name: z.string().check(z.minLength(1)),
+  tool_input: z.optional(z.unknown()),
+  error: z.optional(z.unknown()),
+  is_interrupt: z.optional(z.boolean()),
+  tool_use_id: z.optional(z.string()),
+});
+
+const spec: HookSpec<typeof input> = {
   hook: 'PostToolUseFailure',
-  input: z.looseObject({
-    tool_name: z.string().check(z.minLength(1)),
-    tool_input: z.optional(z.unknown()),
-    error: z.optional(z.unknown()),
-    is_interrupt: z.optional(z.boolean()),
-    tool_use_id: z.optional(z.string()),
-  }),
+  input,
   toEvent: (input) => ({
     definition: ToolFailed,
     data: {
@@ -24,7 +27,15 @@ void runHook({
     },
     settled: SETTLED,
   }),
-});
+};
+
+/**
+ * Run by the hook's entry (run-hook-code.ts) once the bundle is loaded. `env` is for a test
+ * that runs the built bundle in its own process (test/support/hook-here.ts).
+ */
+export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return runHook(spec, env, handoff);
+}
 
 const SETTLED = ['tool', 'input', 'error', 'toolUseId'] as const;
 

@@ -1,16 +1,19 @@
 import * as z from 'zod/mini';
 import { ToolCalled } from '../events/hook-events.js';
-import { runHook } from './run-hook.js';
+import type { HookHandoff } from './hook-handoff.js';
+import { runHook, type HookSpec } from './run-hook.js';
 import { toolInputPointer } from '../capture/tool-input-pointer.js';
 
-void runHook({
+const input = z.looseObject({
+  tool_name: z.string().check(z.minLength(1)),
+  tool_input: z.optional(z.unknown()),
+  tool_response: z.optional(z.unknown()),
+  tool_use_id: z.optional(z.string()),
+});
+
+const spec: HookSpec<typeof input> = {
   hook: 'PostToolUse',
-  input: z.looseObject({
-    tool_name: z.string().check(z.minLength(1)),
-    tool_input: z.optional(z.unknown()),
-    tool_response: z.optional(z.unknown()),
-    tool_use_id: z.optional(z.string()),
-  }),
+  input,
   toEvent: (input) => ({
     definition: ToolCalled,
     data: {
@@ -21,7 +24,15 @@ void runHook({
     },
     settled: SETTLED,
   }),
-});
+};
+
+/**
+ * Run by the hook's entry (run-hook-code.ts) once the bundle is loaded. `env` is for a test
+ * that runs the built bundle in its own process (test/support/hook-here.ts).
+ */
+export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return runHook(spec, env, handoff);
+}
 
 const SETTLED = ['input'] as const;
 

@@ -39,8 +39,8 @@ export function runHookCode(codeFile: string, env: NodeJS.ProcessEnv = process.e
     // Whatever stops the cache (an unreadable file, a vm that refuses) must not stop the hook.
     run = () => require(codeFile);
   }
-  // Most bundles run their hook as they load; one that exports `main` (the prompt hook) is run
-  // here, with what its entry already did.
+  // Every hook's bundle exports `main`, run here with what its entry already did (the prompt
+  // hook's stdin and recall question); a bundle that ran itself as it loaded exports none.
   const main = (run() as { main?: unknown } | undefined)?.main;
   if (typeof main === 'function') (main as (handoff?: HookHandoff) => unknown)(handoff);
 }

@@ -1,12 +1,23 @@
 import * as z from 'zod/mini';
 import { SessionEnded } from '../events/hook-events.js';
-import { runHook } from './run-hook.js';
+import type { HookHandoff } from './hook-handoff.js';
+import { runHook, type HookSpec } from './run-hook.js';
 
-void runHook({
+const input = z.looseObject({ reason: z.optional(z.string()) });
+
+const spec: HookSpec<typeof input> = {
   hook: 'SessionEnd',
-  input: z.looseObject({ reason: z.optional(z.string()) }),
+  input,
   toEvent: (input) => ({
     definition: SessionEnded,
     data: { reason: (input.reason ?? 'other').slice(0, 40), transcriptPath: input.transcript_path },
   }),
-});
+};
+
+/**
+ * Run by the hook's entry (run-hook-code.ts) once the bundle is loaded. `env` is for a test
+ * that runs the built bundle in its own process (test/support/hook-here.ts).
+ */
+export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return runHook(spec, env, handoff);
+}

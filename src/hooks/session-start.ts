@@ -3,12 +3,15 @@ import { BUILD_ID } from '../build-id.js';
 import { SessionStarted } from '../events/hook-events.js';
 import { runsAsPlugin } from '../launch/plugin-layout.js';
 import { runtimeNotice } from '../plugin/runtime-notice.js';
-import { runHook } from './run-hook.js';
+import type { HookHandoff } from './hook-handoff.js';
+import { runHook, type HookSpec } from './run-hook.js';
 import { sessionSummary } from './session-summary.js';
 
-void runHook({
+const input = z.looseObject({ source: z.optional(z.string()), model: z.optional(z.unknown()) });
+
+const spec: HookSpec<typeof input> = {
   hook: 'SessionStart',
-  input: z.looseObject({ source: z.optional(z.string()), model: z.optional(z.unknown()) }),
+  input,
   toEvent: (input) => ({
     definition: SessionStarted,
     data: {
@@ -21,7 +24,15 @@ void runHook({
   // The plugin's hooks say first when their worker is still being prepared.
   context: (paths, { session, project }, env) =>
     [runsAsPlugin() ? runtimeNotice(paths, env, BUILD_ID) : '', sessionSummary(paths, session, project, env)].filter(Boolean).join('\n\n'),
-});
+};
+
+/**
+ * Run by the hook's entry (run-hook-code.ts) once the bundle is loaded. `env` is for a test
+ * that runs the built bundle in its own process (test/support/hook-here.ts).
+ */
+export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return runHook(spec, env, handoff);
+}
 
 // Claude Code has sent the model both as a string and as {id, display_name}.
 function modelName(model: unknown): string | undefined {

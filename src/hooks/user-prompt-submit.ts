@@ -40,10 +40,11 @@ const spec: HookSpec<typeof input, WorkerAnswer> = {
 
 /**
  * Run by the hook's entry (prompt-hook-entry.ts) once the bundle is loaded, with the stdin it
- * read and the recall question it already sent; without them it reads and asks itself.
+ * read and the recall question it already sent; without them it reads and asks itself. `env` is
+ * for a test that runs the built bundle in its own process (test/support/hook-here.ts).
  */
-export function main(handoff?: HookHandoff): Promise<void> {
-  return runHook(spec, process.env, handoff);
+export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return runHook(spec, env, handoff);
 }
 
 /** Strength is decayed to the prompt's own time (ENGRAM_NOW pins it, as for every event). */
