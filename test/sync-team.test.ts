@@ -14,7 +14,7 @@ import { assertShareable, shareableIn } from '../src/sync/shareable-events.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
 import { readSyncStatus } from '../src/sync/sync-status.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
-import { cliHere, dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, dumpLog, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 import { projectionHarness } from './support/projection-harness.js';
 
@@ -219,7 +219,7 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
   }
 
   async function startWorker(m: TempHome): Promise<void> {
-    const result = await runCli(['worker', '--detach'], m.env);
+    const result = await cliHere(['worker', '--detach'], m.env);
     if (result.code !== 0) throw new Error(`worker did not start: ${result.stderr}`);
   }
 });

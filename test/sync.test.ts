@@ -72,7 +72,8 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
     phase('server killed');
     await nats.kill('SIGKILL');
     write(500);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Away until A has said so and has taken those 500 in (its spool empty) without it.
+    expect(await waitUntil(() => status(a)?.connected === false && readdirSync(a.paths.spoolNew).length === 0)).toBe(true);
     await nats.start();
     // A's worker dies while it publishes; the next one sends again from its saved cursor.
     const before = acked();

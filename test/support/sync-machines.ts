@@ -7,20 +7,25 @@ import { newEventId } from '../../src/events/event-id.js';
 import { shareableIn } from '../../src/sync/shareable-events.js';
 import { syncFolder } from '../../src/sync/sync-settings.js';
 import { readSyncStatus, type SyncStatus } from '../../src/sync/sync-status.js';
-import { cliHere, dumpLog, runCli, walkFiles, type TempHome } from './temp-home.js';
+import { cliHere, dumpLog, walkFiles, type TempHome } from './temp-home.js';
 import { waitUntil } from './wait-until.js';
 
 /** The machines of the sync tests: each its own ENGRAM_HOME and worker, syncing as `dev`. */
 
 export const SYNC_PROJECT = '/home/dev/src/payments-api';
 
-/** A machine syncing through `url` (comma-separated for a cluster), made by the test file's `useTempHomes()`. */
+/**
+ * A machine syncing through `url` (comma-separated for a cluster), made by the test file's
+ * `useTempHomes()`. It waits 2 s, not 5, on a server gone silent (syncTimeoutMs): the fault tests
+ * wait out the client's pings, acks and stalled fetches, which take two or three of these each.
+ */
 export function syncMachine(home: (env?: NodeJS.ProcessEnv) => TempHome, url: string, env: NodeJS.ProcessEnv = {}): TempHome {
-  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000', ...env });
+  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000', ENGRAM_SYNC_TIMEOUT_MS: '2000', ...env });
 }
 
+/** `engram worker --detach` run in this process (the worker itself is its own detached process, as ever). */
 export async function startWorker(m: TempHome): Promise<void> {
-  const result = await runCli(['worker', '--detach'], m.env);
+  const result = await cliHere(['worker', '--detach'], m.env);
   if (result.code !== 0) throw new Error(`worker did not start: ${result.stderr}`);
 }
 
