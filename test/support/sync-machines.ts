@@ -54,11 +54,17 @@ export function syncPrompt(text: string, session = 'session-a'): Envelope {
   };
 }
 
-/** The ids of the events a log holds that the personal scope shares, and how many there are with repeats. */
-export async function sharedIds(m: TempHome): Promise<{ ids: Set<string>; count: number }> {
+/** A machine's log as one `log dump` read it: the ids of the events the personal scope shares, how many there are with repeats, and every event. */
+export interface SharedEvents {
+  ids: Set<string>;
+  count: number;
+  events: Array<Record<string, any>>;
+}
+
+export async function sharedIds(m: TempHome): Promise<SharedEvents> {
   const events = await dumpLog(m.env);
   const shared = events.filter((e) => shareableIn('personal', e.type));
-  return { ids: new Set(shared.map((e) => e.id)), count: shared.length };
+  return { ids: new Set(shared.map((e) => e.id)), count: shared.length, events };
 }
 
 /** How many messages the sync stream holds, asked of any of `urls`. */
@@ -84,19 +90,24 @@ export function memoryFiles(m: TempHome): Record<string, string> {
 
 /**
  * Waits until A has sent everything and B has taken in everything the stream holds (read from
- * their status files: cheap), then compares the two logs once (two `log dump`s: not cheap).
+ * their status files: cheap), then compares the two logs (two `log dump`s: not cheap). Resolves
+ * with the two logs as last read, for the test's own checks (no dump again), or undefined when
+ * they did not come to hold the same events in time.
  */
-export async function converged(a: TempHome, b: TempHome, expected: number, timeoutMs = 120_000): Promise<boolean> {
+export async function converged(a: TempHome, b: TempHome, expected: number, timeoutMs = 120_000): Promise<{ a: SharedEvents; b: SharedEvents } | undefined> {
   const settled = await waitUntil(() => {
     const [x, y] = [syncStatus(a), syncStatus(b)];
     return x !== undefined && y !== undefined && x.localHead >= expected && x.forwardedTo === x.localHead && x.lastAck !== undefined &&
       y.pending === 0 && y.importedTo >= x.lastAck.streamSeq;
   }, timeoutMs);
-  if (!settled) return false;
-  return waitUntil(async () => {
+  if (!settled) return undefined;
+  let last: { a: SharedEvents; b: SharedEvents } | undefined;
+  const same = await waitUntil(async () => {
     const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    last = { a: x, b: y };
     return x.ids.size >= expected && x.ids.size === y.ids.size && [...x.ids].every((id) => y.ids.has(id));
   }, 60_000);
+  return same ? last : undefined;
 }
 
 /**
