@@ -186,15 +186,16 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
     // Nothing of A's prompt, other project or paths anywhere on B: its log, nor any byte of its files
     // (the search does find what did come: the lesson's own words).
     expect(everyFileHolds(b.root, 'integration tests must hit the real database').length).toBeGreaterThan(0);
-    const logB = JSON.stringify(await dumpLog(b.env));
+    const eventsB = await dumpLog(b.env);
+    const logB = JSON.stringify(eventsB);
     for (const marker of [PROMPT_MARKER, OTHER_MARKER, projectA, otherA]) {
       expect(logB).not.toContain(marker);
       expect(everyFileHolds(b.root, marker)).toEqual([]);
     }
-    const received = (await dumpLog(b.env)).filter((e) => e.type === 'TeamMemoryReceived');
+    const received = eventsB.filter((e) => e.type === 'TeamMemoryReceived');
     expect(received.length).toBeGreaterThan(0);
     expect(received.every((e) => e.project === projectB && e.data.from === 'alice')).toBe(true);
-    expect((await dumpLog(b.env)).some((e) => e.type === 'PromptSubmitted')).toBe(false);
+    expect(eventsB.some((e) => e.type === 'PromptSubmitted')).toBe(false);
 
     // What was shared, per scope: A's status names the team project and what it sent.
     const shown = await cliHere(['sync', 'status'], a.env);
