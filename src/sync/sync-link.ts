@@ -255,7 +255,9 @@ export class SyncLink {
   #writeStatus(): void {
     try {
       this.#status.updatedAt = new Date().toISOString();
-      writeFileAtomic(syncStatusFile(this.settings.dir), `${JSON.stringify(this.#status, null, 2)}\n`);
+      // Not synced to disk: up to four writes a second on the worker's thread, of a file that is
+      // only a report (checked on read, torn or lost: none), written again by the next worker.
+      writeFileAtomic(syncStatusFile(this.settings.dir), `${JSON.stringify(this.#status, null, 2)}\n`, { durable: false });
     } catch {
       // a status that cannot be written must not stop the sync
     }
