@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { describeError } from '../src/errors.js';
 import { newEventId } from '../src/events/event-id.js';
 import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
-import { syncFolder } from '../src/sync/sync-settings.js';
+import { syncFolder, syncFromEnv } from '../src/sync/sync-settings.js';
 import { readSyncStatus } from '../src/sync/sync-status.js';
 import { freePort, natsServerMissing, startNatsServer } from './support/nats-server.js';
 import { cliHere, useTempHomes } from './support/temp-home.js';
@@ -46,4 +47,22 @@ describe.skipIf(natsServerMissing)(`the forwarder while the server is away${nats
       await nats.cleanup();
     }
   }, 240_000);
+});
+
+describe('syncTimeoutMs', () => {
+  it('is 5000 ms unless set; a value not whole or under 100 is refused, naming the setting', () => {
+    const paths = { home: '/tmp/engram-sync-timeout' };
+    const base = { ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: 'nats://127.0.0.1:4222', ENGRAM_SYNC_USER: 'dev' };
+    expect(syncFromEnv(base, paths)!.timeoutMs).toBe(5000);
+    expect(syncFromEnv({ ...base, ENGRAM_SYNC_TIMEOUT_MS: '2000' }, paths)!.timeoutMs).toBe(2000);
+    for (const bad of ['99', '1.5', 'soon']) {
+      let said = '';
+      try {
+        syncFromEnv({ ...base, ENGRAM_SYNC_TIMEOUT_MS: bad }, paths);
+      } catch (err) {
+        said = describeError(err);
+      }
+      expect(said).toMatch(/syncTimeoutMs must be a whole number of ms, at least 100/);
+    }
+  });
 });
