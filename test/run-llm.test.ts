@@ -182,7 +182,7 @@ describe('llmAvailable', () => {
 
 describe('LlmRunner', () => {
   it('never runs two at once, and runs them all in order', async () => {
-    const h = fakeHome({ FAKE_LLM_DELAY_MS: '200' });
+    const h = fakeHome({ FAKE_LLM_DELAY_MS: '100' });
     const runner = new LlmRunner({ env: h.env });
     const results = await Promise.all([1, 2, 3, 4].map((i) => runner.run(`prompt ${i}`)));
     expect(results.map((r) => r.reason)).toEqual(['ok', 'ok', 'ok', 'ok']);
@@ -194,7 +194,7 @@ describe('LlmRunner', () => {
   });
 
   it('with ENGRAM_AUDIT=1, the distiller and the post-turn audit wait in the one queue: their calls never overlap', async () => {
-    const h = fakeHome({ FAKE_LLM_DELAY_MS: '200', ENGRAM_AUDIT: '1', ENGRAM_DISTILLER: '' });
+    const h = fakeHome({ FAKE_LLM_DELAY_MS: '100', ENGRAM_AUDIT: '1', ENGRAM_DISTILLER: '' });
     const distiller = distillerFromEnv(h.env, h.paths)!.deps.llm!;
     const audit = skillsFromEnv(h.env, h.paths).audit!.llm;
     const signal = new AbortController().signal;

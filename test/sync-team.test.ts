@@ -14,7 +14,7 @@ import { assertShareable, shareableIn } from '../src/sync/shareable-events.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
 import { readSyncStatus } from '../src/sync/sync-status.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
-import { cliHere, dumpLog, runCli, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, dumpLog, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 import { projectionHarness } from './support/projection-harness.js';
 
@@ -186,15 +186,16 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
     // Nothing of A's prompt, other project or paths anywhere on B: its log, nor any byte of its files
     // (the search does find what did come: the lesson's own words).
     expect(everyFileHolds(b.root, 'integration tests must hit the real database').length).toBeGreaterThan(0);
-    const logB = JSON.stringify(await dumpLog(b.env));
+    const eventsB = await dumpLog(b.env);
+    const logB = JSON.stringify(eventsB);
     for (const marker of [PROMPT_MARKER, OTHER_MARKER, projectA, otherA]) {
       expect(logB).not.toContain(marker);
       expect(everyFileHolds(b.root, marker)).toEqual([]);
     }
-    const received = (await dumpLog(b.env)).filter((e) => e.type === 'TeamMemoryReceived');
+    const received = eventsB.filter((e) => e.type === 'TeamMemoryReceived');
     expect(received.length).toBeGreaterThan(0);
     expect(received.every((e) => e.project === projectB && e.data.from === 'alice')).toBe(true);
-    expect((await dumpLog(b.env)).some((e) => e.type === 'PromptSubmitted')).toBe(false);
+    expect(eventsB.some((e) => e.type === 'PromptSubmitted')).toBe(false);
 
     // What was shared, per scope: A's status names the team project and what it sent.
     const shown = await cliHere(['sync', 'status'], a.env);
@@ -219,7 +220,7 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
   }
 
   async function startWorker(m: TempHome): Promise<void> {
-    const result = await runCli(['worker', '--detach'], m.env);
+    const result = await cliHere(['worker', '--detach'], m.env);
     if (result.code !== 0) throw new Error(`worker did not start: ${result.stderr}`);
   }
 });

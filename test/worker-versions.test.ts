@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compareBuilds } from '../src/compare-builds.js';
 import { liveWorker, readPidFile } from '../src/launch/live-worker.js';
 import { currentBuild, olderBuild, type OlderBuild } from './support/older-build.js';
-import { cliPath, drain, dumpLog, hooksDir, runCli, runHook, runProcess, useTempHomes } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, hooksDir, runHook, runProcess, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 
 const home = useTempHomes();
@@ -55,7 +55,7 @@ describe('mixed versions', () => {
     expect(await waitUntil(() => processGone(before.pid))).toBe(true);
     const after = await liveWorker(h.paths);
     expect(after).toMatchObject({ build: currentBuild() });
-    expect((await runCli(['worker', 'status'], h.env)).stdout).toMatch(new RegExp(`^running: pid ${after!.pid}, build ${currentBuild().replace('+', '\\+')},`));
+    expect((await cliHere(['worker', 'status'], h.env)).stdout).toMatch(new RegExp(`^running: pid ${after!.pid}, build ${currentBuild().replace('+', '\\+')},`));
     await drain(h.env);
     expect((await dumpLog(h.env)).map((e) => e.data.prompt)).toEqual(['prompt number 1', 'prompt number 2']);
     const log = readFileSync(h.paths.workerLog, 'utf8');
@@ -70,7 +70,8 @@ describe('mixed versions', () => {
     expect((await runProcess([older.cli, 'worker', '--detach'], h.env)).code).toBe(0);
     const before = readPidFile(h.paths.pidFile)!;
     expect((await runHook('UserPromptSubmit', prompt(1), h.env)).code).toBe(0);
-    const stats = await runCli(['log', 'stats', '--json'], h.env);
+    // The newer CLI's code, run in this process: the hand-over is its doing, not its process's.
+    const stats = await cliHere(['log', 'stats', '--json'], h.env);
     expect(stats.code).toBe(0);
     expect(stats.stderr).toContain(`the running worker (pid ${before.pid}, build ${older.build}) is older than this engram (${currentBuild()}); it hands over`);
     expect(await waitUntil(() => processGone(before.pid))).toBe(true);
@@ -101,7 +102,7 @@ describe('mixed versions', () => {
   it('an older worker does not make a newer one hand over', async () => {
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
     const older = olderOnce();
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     const before = readPidFile(h.paths.pidFile)!;
     expect((await runProcess([join(older.hooksDir, 'stop.cjs')], h.env, JSON.stringify({ session_id: 's', cwd: '/x' }))).code).toBe(0);
     expect((await runProcess([older.cli, 'log', 'stats'], h.env)).code).toBe(0);
@@ -120,7 +121,7 @@ describe('the liveness check', () => {
       expect(await liveWorker(h.paths)).toBeUndefined();
       // Where /proc is missing (macOS) only the worker's socket can tell; nothing listens here.
       expect(await liveWorker(h.paths, { procRoot: noProc })).toBeUndefined();
-      expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+      expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
       const worker = readPidFile(h.paths.pidFile)!;
       expect(worker.pid).not.toBe(stranger.pid);
       expect(await liveWorker(h.paths)).toEqual(worker);

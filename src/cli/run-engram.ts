@@ -26,9 +26,9 @@ export interface RunEngramOptions {
  * the message and exit code the bin gives it (a usage mistake 2, anything else 1; a reader gone
  * away 0). For tests of what a command does rather than of the process boundary: each spawned
  * CLI pays node's start and the whole import graph again, this pays them once. Commands that
- * read stdin (`mcp`, the question `uninstall --purge` asks) or that spawn the bin itself
- * (`worker --detach`, `ui` starting a worker) run as a process; `worker` in the foreground
- * takes this process's signals and is not run this way.
+ * read stdin (`mcp`, the question `uninstall --purge` asks) run as a process; `worker --detach`
+ * runs here and starts the worker as its own detached process (the built main beside this
+ * file); `worker` in the foreground takes this process's signals and is not run this way.
  */
 export async function runEngram(argv: string[], options: RunEngramOptions): Promise<EngramRun> {
   if (options.cwd === undefined || options.cwd === process.cwd()) return collect(argv, options.env);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -64,6 +64,8 @@ export async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: Engine
     const workerArgs = running ? ['worker', '--after', String(running.pid)] : ['worker'];
     const child = spawn(process.execPath, [MAIN, ...workerArgs], { detached: true, stdio: ['ignore', out, out], env });
     child.unref();
+    // The child has its own copy; a caller that lives on (runEngram in a test) keeps no descriptor per start.
+    closeSync(out);
     let pong: Awaited<ReturnType<typeof pingWorker>>;
     const started = await waitFor(async () => (pong = await pingWorker(paths)) !== undefined && pong.pid !== running?.pid, running ? 120_000 : 15_000);
     if (!started || !pong) throw new EngramError('WORKER_UNREACHABLE', `the worker did not start; see ${paths.workerLog}`);

@@ -161,6 +161,11 @@ export const SETTINGS: readonly SettingSpec[] = [
     doc: 'how many servers of a JetStream cluster keep each message of the stream, when engram is the one that makes it (1 to 5; 3 survives a server lost); a stream that exists is left as it is',
     shape: z.number().int().min(1).max(5), fromText: num,
   }),
+  setting({
+    key: 'syncTimeoutMs', env: 'ENGRAM_SYNC_TIMEOUT_MS', default: '5000',
+    doc: 'how many ms the sync waits on a server gone silent: a publish for its ack, a ping for its answer (two unanswered: the connection is made again), and twice this past a fetch\'s expiry before its consumer is made again on a server that runs (at least 100)',
+    shape: int(100), fromText: num,
+  }),
 ];
 
 /** The variables that are only ever read from the environment, with their meaning (docs/configuration.md). */

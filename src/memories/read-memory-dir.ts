@@ -260,7 +260,7 @@ async function readOne(reader: Reader, fileName: string, base = reader.realDir):
       const stats = await handle.stat();
       if (!stats.isFile()) return fail('not-a-file', describeKind(stats));
       if (stats.size > maxBytes) return fail('too-large', `${stats.size} bytes, over the ${maxBytes}-byte cap`);
-      const bytes = await readCapped(handle, maxBytes);
+      const bytes = await readCapped(handle, maxBytes, stats.size);
       if (bytes === undefined) return fail('too-large', `grew past the ${maxBytes}-byte cap while being read`);
       if (bytes.includes(0)) return fail('binary', 'contains NUL bytes');
       let text: string;
@@ -286,11 +286,18 @@ async function readOne(reader: Reader, fileName: string, base = reader.realDir):
   }
 }
 
-async function readCapped(handle: Awaited<ReturnType<typeof open>>, maxBytes: number): Promise<Buffer | undefined> {
+/**
+ * The file's bytes, or undefined past `maxBytes`. The first read asks for the size it was stat'ed
+ * at and a byte more (a file that did not change is whole in one read, its end found by a second),
+ * not a megabyte: a directory of small files was a zero-filled megabyte twice per file.
+ */
+async function readCapped(handle: Awaited<ReturnType<typeof open>>, maxBytes: number, statSize: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const chunk = Buffer.alloc(Math.min(1 << 20, maxBytes + 1 - total));
+    const want = total === 0 ? statSize + 1 : 1 << 16;
+    // Unzeroed: only the bytes read are kept (subarray below).
+    const chunk = Buffer.allocUnsafe(Math.min(want, maxBytes + 1 - total));
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
     if (bytesRead === 0) return Buffer.concat(chunks, total);
     chunks.push(chunk.subarray(0, bytesRead));

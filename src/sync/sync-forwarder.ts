@@ -42,17 +42,20 @@ function subjectFor(link: SyncLink, event: Pick<Envelope, 'type' | 'data'>): str
 export function syncForwarder(link: SyncLink): Reactor {
   // After a failed round the next waits, longer each time up to MAX_BACKOFF_MS: a server away
   // costs a connection attempt now and then, not a lane kept busy (which held the worker awake).
+  // A connection made again meanwhile ends the wait: the server is back, and what it missed goes now.
   let delay = FIRST_BACKOFF_MS;
   let retryAt = 0;
+  let connectsAtFailure = 0;
   return {
     name: 'sync-forwarder',
     idleWhileBusy: true,
-    holdsOff: () => Date.now() < retryAt,
+    holdsOff: () => Date.now() < retryAt && link.connects === connectsAtFailure,
     async react(ctx) {
       if (ctx.from > ctx.to) return [];
       try {
         await forward(ctx);
       } catch (err) {
+        connectsAtFailure = link.connects;
         retryAt = Date.now() + delay;
         delay = Math.min(delay * 2, MAX_BACKOFF_MS);
         throw err;

@@ -19,11 +19,6 @@ import { teamSubject } from './sync-subject.js';
 const FETCH_BATCH = 500;
 /** How long one fetch waits for messages before asking again. */
 const FETCH_EXPIRES_MS = 2000;
-/**
- * A fetch not over this long after it expired is stalled: its consumer lived on a cluster node
- * that died, and the client's ordered consumer asks after it forever (test/sync-cluster.test.ts).
- */
-const FETCH_STALLED_MS = FETCH_EXPIRES_MS + 10_000;
 
 export interface SyncImporterOptions {
   link: SyncLink;
@@ -93,6 +88,10 @@ export class SyncImporter {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: cursor + 1,
     });
+    // A fetch not over two timeouts (syncTimeoutMs) after it expired is stalled: its consumer lived
+    // on a cluster node that died, and the client's ordered consumer asks after it forever
+    // (test/sync-cluster.test.ts).
+    const stalledMs = FETCH_EXPIRES_MS + 2 * link.settings.timeoutMs;
     while (!signal.aborted && !link.closed) {
       const messages = await consumer.fetch({ max_messages: FETCH_BATCH, expires: FETCH_EXPIRES_MS });
       const stop = () => void messages.close();
@@ -101,7 +100,7 @@ export class SyncImporter {
       const watchdog = setTimeout(() => {
         stalled = true;
         stop();
-      }, FETCH_STALLED_MS);
+      }, stalledMs);
       const batch: JsMsg[] = [];
       try {
         for await (const message of messages) batch.push(message);
@@ -110,7 +109,7 @@ export class SyncImporter {
         signal.removeEventListener('abort', stop);
       }
       // Following again makes a new consumer, on a node that runs, from the cursor: what this fetch got comes again.
-      if (stalled && !signal.aborted) throw new EngramError('SYNC_FAILED', `the stream's consumer did not answer for ${FETCH_STALLED_MS / 1000} s (its server gone?); following again from the last stream seq imported`);
+      if (stalled && !signal.aborted) throw new EngramError('SYNC_FAILED', `the stream's consumer did not answer for ${stalledMs / 1000} s (its server gone?); following again from the last stream seq imported`);
       if (batch.length > 0 && !signal.aborted) await this.#take(batch);
     }
   }

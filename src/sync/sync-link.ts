@@ -22,7 +22,7 @@ export interface SyncConnection {
 export interface SyncLinkOptions {
   /** The worker's log line (worker.log); never given a credential. */
   log(line: string): void;
-  /** How long a publish waits for its ack. Default 5000 ms. */
+  /** How long a publish waits for its ack. Default the settings' timeoutMs (syncTimeoutMs). */
   ackTimeoutMs?: number;
   /** How long the forwarder waits for a connection before its round fails. Default 0: one attempt, then it backs off. */
   connectWaitMs?: number;
@@ -49,6 +49,7 @@ export class SyncLink {
   #status: SyncStatus;
   #statusTimer: NodeJS.Timeout | undefined;
   #lastLoggedError = '';
+  #connects = 0;
 
   constructor(settings: SyncSettings, options: SyncLinkOptions) {
     this.settings = settings;
@@ -82,6 +83,11 @@ export class SyncLink {
     return this.#closed;
   }
 
+  /** How many times a connection was made or made again: a forwarder backing off tries again once it grows. */
+  get connects(): number {
+    return this.#connects;
+  }
+
   /**
    * The connection, made on first use. Waits for it up to `waitMs` (default: connectWaitMs),
    * then throws SYNC_FAILED; an aborted `signal` gives up at once.
@@ -111,7 +117,8 @@ export class SyncLink {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
       timeout: 2000,
-      pingInterval: 5000,
+      // Two pings unanswered and the connection is given up and made again (syncTimeoutMs).
+      pingInterval: settings.timeoutMs,
       maxPingOut: 2,
       ...(settings.credentialsFile ? { authenticator: syncAuthenticator(settings.credentialsFile) } : {}),
       ...(settings.tls ? { tls: settings.tlsCa ? { caFile: settings.tlsCa } : {} } : {}),
@@ -121,10 +128,11 @@ export class SyncLink {
       const jsm = await jetstreamManager(nc, { timeout: 5000 });
       await this.#ensureStream(jsm);
       this.#status.connected = true;
+      this.#connects++;
       this.#watch(nc);
       this.options.log(`sync: connected to ${nc.getServer()}, subject ${this.subject}`);
       this.#writeStatus();
-      return { nc, js: jetstream(nc, { timeout: this.options.ackTimeoutMs ?? 5000 }), jsm };
+      return { nc, js: jetstream(nc, { timeout: this.options.ackTimeoutMs ?? settings.timeoutMs }), jsm };
     } catch (err) {
       await nc.close().catch(() => undefined);
       throw err;
@@ -154,7 +162,10 @@ export class SyncLink {
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'disconnect') this.#setConnected(false);
-        else if (s.type === 'reconnect') this.#setConnected(true);
+        else if (s.type === 'reconnect') {
+          this.#connects++;
+          this.#setConnected(true);
+        }
       }
     })().catch(() => undefined);
     void nc.closed().then(() => this.#setConnected(false));
@@ -244,7 +255,9 @@ export class SyncLink {
   #writeStatus(): void {
     try {
       this.#status.updatedAt = new Date().toISOString();
-      writeFileAtomic(syncStatusFile(this.settings.dir), `${JSON.stringify(this.#status, null, 2)}\n`);
+      // Not synced to disk: up to four writes a second on the worker's thread, of a file that is
+      // only a report (checked on read, torn or lost: none), written again by the next worker.
+      writeFileAtomic(syncStatusFile(this.settings.dir), `${JSON.stringify(this.#status, null, 2)}\n`, { durable: false });
     } catch {
       // a status that cannot be written must not stop the sync
     }

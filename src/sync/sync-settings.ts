@@ -36,6 +36,8 @@ export interface SyncSettings {
   teams: TeamProject[];
   /** The stream's replicas when this machine makes it (a cluster's servers that keep each message). */
   replicas: number;
+  /** How long a silent server is waited on (syncTimeoutMs): an ack, a ping's answer; twice it past a fetch's expiry. */
+  timeoutMs: number;
 }
 
 /** Where the sync keeps its state and status: `<home>/sync`. */
@@ -73,6 +75,10 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
   if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
     throw new EngramError('SETTINGS_INVALID', `syncReplicas must be a whole number from 1 to 5 (JetStream's limit), not ${JSON.stringify((env.ENGRAM_SYNC_REPLICAS ?? '').slice(0, 20))}`);
   }
+  const timeoutMs = Number(env.ENGRAM_SYNC_TIMEOUT_MS || '5000');
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100) {
+    throw new EngramError('SETTINGS_INVALID', `syncTimeoutMs must be a whole number of ms, at least 100, not ${JSON.stringify((env.ENGRAM_SYNC_TIMEOUT_MS ?? '').slice(0, 20))}`);
+  }
   return {
     scope,
     servers,
@@ -83,6 +89,7 @@ export function syncFromEnv(env: NodeJS.ProcessEnv, paths: Pick<EngramPaths, 'ho
     dir: syncFolder(paths),
     teams,
     replicas,
+    timeoutMs,
   };
 }
 

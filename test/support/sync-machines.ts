@@ -7,20 +7,25 @@ import { newEventId } from '../../src/events/event-id.js';
 import { shareableIn } from '../../src/sync/shareable-events.js';
 import { syncFolder } from '../../src/sync/sync-settings.js';
 import { readSyncStatus, type SyncStatus } from '../../src/sync/sync-status.js';
-import { cliHere, dumpLog, runCli, walkFiles, type TempHome } from './temp-home.js';
+import { cliHere, dumpLog, walkFiles, type TempHome } from './temp-home.js';
 import { waitUntil } from './wait-until.js';
 
 /** The machines of the sync tests: each its own ENGRAM_HOME and worker, syncing as `dev`. */
 
 export const SYNC_PROJECT = '/home/dev/src/payments-api';
 
-/** A machine syncing through `url` (comma-separated for a cluster), made by the test file's `useTempHomes()`. */
+/**
+ * A machine syncing through `url` (comma-separated for a cluster), made by the test file's
+ * `useTempHomes()`. It waits 2 s, not 5, on a server gone silent (syncTimeoutMs): the fault tests
+ * wait out the client's pings, acks and stalled fetches, which take two or three of these each.
+ */
 export function syncMachine(home: (env?: NodeJS.ProcessEnv) => TempHome, url: string, env: NodeJS.ProcessEnv = {}): TempHome {
-  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000', ...env });
+  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000', ENGRAM_SYNC_TIMEOUT_MS: '2000', ...env });
 }
 
+/** `engram worker --detach` run in this process (the worker itself is its own detached process, as ever). */
 export async function startWorker(m: TempHome): Promise<void> {
-  const result = await runCli(['worker', '--detach'], m.env);
+  const result = await cliHere(['worker', '--detach'], m.env);
   if (result.code !== 0) throw new Error(`worker did not start: ${result.stderr}`);
 }
 
@@ -49,11 +54,17 @@ export function syncPrompt(text: string, session = 'session-a'): Envelope {
   };
 }
 
-/** The ids of the events a log holds that the personal scope shares, and how many there are with repeats. */
-export async function sharedIds(m: TempHome): Promise<{ ids: Set<string>; count: number }> {
+/** A machine's log as one `log dump` read it: the ids of the events the personal scope shares, how many there are with repeats, and every event. */
+export interface SharedEvents {
+  ids: Set<string>;
+  count: number;
+  events: Array<Record<string, any>>;
+}
+
+export async function sharedIds(m: TempHome): Promise<SharedEvents> {
   const events = await dumpLog(m.env);
   const shared = events.filter((e) => shareableIn('personal', e.type));
-  return { ids: new Set(shared.map((e) => e.id)), count: shared.length };
+  return { ids: new Set(shared.map((e) => e.id)), count: shared.length, events };
 }
 
 /** How many messages the sync stream holds, asked of any of `urls`. */
@@ -79,19 +90,24 @@ export function memoryFiles(m: TempHome): Record<string, string> {
 
 /**
  * Waits until A has sent everything and B has taken in everything the stream holds (read from
- * their status files: cheap), then compares the two logs once (two `log dump`s: not cheap).
+ * their status files: cheap), then compares the two logs (two `log dump`s: not cheap). Resolves
+ * with the two logs as last read, for the test's own checks (no dump again), or undefined when
+ * they did not come to hold the same events in time.
  */
-export async function converged(a: TempHome, b: TempHome, expected: number, timeoutMs = 120_000): Promise<boolean> {
+export async function converged(a: TempHome, b: TempHome, expected: number, timeoutMs = 120_000): Promise<{ a: SharedEvents; b: SharedEvents } | undefined> {
   const settled = await waitUntil(() => {
     const [x, y] = [syncStatus(a), syncStatus(b)];
     return x !== undefined && y !== undefined && x.localHead >= expected && x.forwardedTo === x.localHead && x.lastAck !== undefined &&
       y.pending === 0 && y.importedTo >= x.lastAck.streamSeq;
   }, timeoutMs);
-  if (!settled) return false;
-  return waitUntil(async () => {
+  if (!settled) return undefined;
+  let last: { a: SharedEvents; b: SharedEvents } | undefined;
+  const same = await waitUntil(async () => {
     const [x, y] = [await sharedIds(a), await sharedIds(b)];
+    last = { a: x, b: y };
     return x.ids.size >= expected && x.ids.size === y.ids.size && [...x.ids].every((id) => y.ids.has(id));
   }, 60_000);
+  return same ? last : undefined;
 }
 
 /**

@@ -96,7 +96,8 @@ let builtRunEngram: Promise<RunEngram> | undefined;
  * `engram ARGS` run by the built CLI's main in this process (src/cli/run-engram.ts): the same
  * code, output and exit code as {@link runCli} without a node start and the CLI's imports per
  * call. For what a command does; what needs the process (hooks, signals, kill -9, sockets between
- * processes, install, stdin, `worker --detach`) keeps {@link runCli}. The built one, not the
+ * processes, install, stdin) keeps {@link runCli} (`worker --detach` runs here: the worker it
+ * starts is a detached process of its own, as from the bin). The built one, not the
  * source: it has the build id of the worker and hooks it talks to.
  */
 export async function cliHere(args: string[], env: NodeJS.ProcessEnv, options: { cwd?: string } = {}): Promise<ProcessResult> {
