@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { copyOf } from '../src/projections/copy-of.js';
-import { keyCache } from '../src/projections/key-cache.js';
+import { keyCache, keyPairCache } from '../src/projections/key-cache.js';
 import { liveSessionsProjector, liveSessionKey, type LiveSession } from '../src/projections/live-sessions.js';
 import type { DomainEvent } from '../src/events/catalog.js';
 
@@ -13,6 +13,15 @@ describe('what folding shares between events', () => {
       fc.property(fc.string(), fc.array(fc.string(), { maxLength: 200 }), (prefix, ids) => {
         const key = keyCache(prefix);
         for (const id of [...ids, ...ids]) expect(key(id)).toBe(prefix + id);
+      }),
+    );
+  });
+
+  it('a cached pair key is prefix + a + separator + b, for any pair, however many came before', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.tuple(fc.string(), fc.string()), { maxLength: 200 }), (prefix, pairs) => {
+        const key = keyPairCache(prefix, '\n');
+        for (const [a, b] of [...pairs, ...pairs]) expect(key(a, b)).toBe(`${prefix}${a}\n${b}`);
       }),
     );
   });

@@ -3,7 +3,7 @@ import { defaultCatalog } from '../src/events/default-catalog.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { program, type ProjectStats } from '../src/projections/project-stats.js';
 import { fold } from '../src/projections/projector.js';
-import { statsProjector } from '../src/projections/stats.js';
+import { materializeStats, statsProjector } from '../src/projections/stats.js';
 
 const catalog = defaultCatalog();
 let seq = 0;
@@ -23,6 +23,37 @@ describe('the stats projection', () => {
     const stats = rows.get('project:/home/dev/p') as ProjectStats;
     expect(stats.sessions).toBe(3);
     expect(stats.lastAt).toBe('2026-11-01T10:00:04.000Z');
+  });
+});
+
+describe('the stats projection\'s counts by name', () => {
+  it('keeps each tool, program and skill in a row of its own, and the files show them as counted', async () => {
+    const { rows } = fold(statsProjector(), [
+      event('SessionStarted', 's', { source: 'startup' }),
+      event('ToolCalled', 's', { tool: 'Bash', input: 'npm test', ok: true }),
+      event('ToolCalled', 's', { tool: 'Bash', input: 'FOO=1 npm run build', ok: false }),
+      event('ToolCalled', 's', { tool: 'Skill', input: 'release-notes', ok: true }),
+      event('ToolFailed', 's', { tool: 'Bash', input: 'make', error: 'Exit code 2' }),
+      event('ToolCalled', 's', { tool: 'Read', input: 'a.ts', ok: true }),
+    ]);
+    const project = rows.get('project:/home/dev/p') as ProjectStats;
+    // The project's row holds no map of counts: an event copies none.
+    expect(Object.keys(project)).not.toContain('tools');
+    expect(rows.get('tool:/home/dev/p\nBash')).toEqual({ calls: 3, errors: 2 });
+    expect(rows.get('tool:/home/dev/p\nRead')).toEqual({ calls: 1, errors: 0 });
+    // A failure its own hook reported counts as a tool call only.
+    expect(rows.get('command:/home/dev/p\nnpm')).toBe(2);
+    expect(rows.has('command:/home/dev/p\nmake')).toBe(false);
+    expect(rows.get('skill:/home/dev/p\nrelease-notes')).toBe(1);
+    const scan = async function* (prefix: string) {
+      for (const [key, row] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1))) if (key.startsWith(prefix)) yield [key, row] as [string, unknown];
+    };
+    const ops = await materializeStats('project:/home/dev/p', project, scan);
+    const usage = ops.find((op) => op.kind === 'write' && op.path.endsWith('auto-tool-usage.md'));
+    expect(usage?.kind === 'write' && usage.content).toContain('| `Bash` | 3 | 60.0 % |');
+    expect(usage?.kind === 'write' && usage.content).toContain('| `npm` | 2 |');
+    expect(usage?.kind === 'write' && usage.content).toContain('Used: `release-notes` (1).');
+    expect(await materializeStats('tool:/home/dev/p\nBash', { calls: 3, errors: 2 }, scan)).toEqual([]);
   });
 });
 

@@ -64,7 +64,7 @@ export const timelineCommand = defineCommand({
         const day = row as SessionDay;
         if (until !== undefined && day.day > until.slice(0, 10)) continue;
         if (since !== undefined && day.day < since.slice(0, 10)) break;
-        const ofDay = [...day.sessions.values()].filter(fits).map((record) => ({ day: day.day, record })).sort(latestFirst);
+        const ofDay = day.sessions.filter(fits).map((record) => ({ day: day.day, record })).sort(latestFirst);
         if (found.length >= args.limit && ofDay.length > 0) {
           more = true;
           break;
@@ -74,7 +74,7 @@ export const timelineCommand = defineCommand({
     } else {
       for await (const [, row] of rows.entries('day:')) {
         const day = row as SessionDay;
-        for (const record of day.sessions.values()) if (fits(record)) found.push({ day: day.day, record });
+        for (const record of day.sessions) if (fits(record)) found.push({ day: day.day, record });
       }
       found.sort(latestFirst);
     }

@@ -19,3 +19,20 @@ export function keyCache(prefix: string): (id: string) => string {
     return key;
   };
 }
+
+/**
+ * `prefix + a + separator + b`, made once per pair: for keys of two parts (a project and a tool
+ * name), each looked up without concatenating them first.
+ */
+export function keyPairCache(prefix: string, separator: string): (a: string, b: string) => string {
+  let byFirst = new Map<string, (b: string) => string>();
+  return (a, b) => {
+    let keyOf = byFirst.get(a);
+    if (keyOf === undefined) {
+      if (byFirst.size >= KEPT) byFirst = new Map();
+      keyOf = keyCache(prefix + a + separator);
+      byFirst.set(a, keyOf);
+    }
+    return keyOf(b);
+  };
+}

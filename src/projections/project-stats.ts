@@ -1,4 +1,3 @@
-import { copyOf } from './copy-of.js';
 import type { DomainEvent } from '../events/catalog.js';
 
 export interface ToolCount {
@@ -20,7 +19,9 @@ export interface InstalledSkill {
 
 /**
  * One project's activity: a row of the stats projection. Never changed once made: each event
- * makes a new row, copying only the map it changes.
+ * makes a new row. Its counts by tool, program and skill are rows of their own (stats.ts), so
+ * that an event copies none of them: copying those maps at every tool call was a fifth of a
+ * rebuild's garbage.
  */
 export interface ProjectStats {
   readonly project: string;
@@ -29,11 +30,6 @@ export interface ProjectStats {
   readonly toolCalls: number;
   readonly toolErrors: number;
   readonly compactions: number;
-  /** Maps, not objects: tool and skill names come from outside, `__proto__` included. */
-  readonly tools: ReadonlyMap<string, ToolCount>;
-  /** Bash calls by their program (first word). */
-  readonly commands: ReadonlyMap<string, number>;
-  readonly skillsUsed: ReadonlyMap<string, number>;
   readonly skillsInstalled: readonly InstalledSkill[];
   /** Latest first. */
   readonly recentFailures: readonly Failure[];
@@ -41,27 +37,36 @@ export interface ProjectStats {
   readonly lastAt: string;
 }
 
+/**
+ * A project's activity as its files show it: the row with its counts by tool, program (Bash
+ * calls by their first word) and skill gathered from their rows. Maps, not objects: tool and
+ * skill names come from outside, `__proto__` included.
+ */
+export interface ProjectActivity extends ProjectStats {
+  readonly tools: ReadonlyMap<string, ToolCount>;
+  readonly commands: ReadonlyMap<string, number>;
+  readonly skillsUsed: ReadonlyMap<string, number>;
+}
+
 /** How many failures a project's error file lists. */
 const RECENT_FAILURES = 5;
 
 export function emptyProjectStats(project: string, at: string): ProjectStats {
   return {
-    project, sessions: 0, prompts: 0, toolCalls: 0, toolErrors: 0, compactions: 0, tools: new Map(),
-    commands: new Map(), skillsUsed: new Map(), skillsInstalled: [], recentFailures: [], firstAt: at, lastAt: at,
+    project, sessions: 0, prompts: 0, toolCalls: 0, toolErrors: 0, compactions: 0,
+    skillsInstalled: [], recentFailures: [], firstAt: at, lastAt: at,
   };
 }
 
-/** The row after one more event of its project. `newSession`: the first event seen of its session. */
+/**
+ * The row after one more event of its project. `newSession`: the first event seen of its
+ * session. The counts by name are the projector's (stats.ts).
+ */
 export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSession: boolean): ProjectStats {
   // What is installed is not activity: it moves neither the dates nor the counts.
   if (event.type === 'SkillsInventoried') return { ...stats, skillsInstalled: event.data.skills };
   // One new row per event, built once: this runs for every event of a rebuild.
-  let { prompts, compactions, toolCalls, toolErrors, tools, commands, skillsUsed, recentFailures } = stats;
-  const failure = (tool: string, input: string, error: string): void => {
-    toolErrors++;
-    // Latest first by time, then by what failed: the same list whatever order the log holds them in.
-    recentFailures = [{ at: event.ts, tool, input, error }, ...recentFailures].sort(latestFirst).slice(0, RECENT_FAILURES);
-  };
+  let { prompts, compactions, toolCalls, toolErrors, recentFailures } = stats;
   switch (event.type) {
     case 'PromptSubmitted':
       prompts++;
@@ -72,17 +77,17 @@ export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSes
     case 'ToolCalled': {
       const { tool, input, ok } = event.data;
       toolCalls++;
-      tools = countTool(tools, tool, !ok);
-      if (!ok) failure(tool, input, 'reported an error');
-      if (tool === 'Bash') commands = bump(commands, program(input));
-      else if (tool === 'Skill' && input) skillsUsed = bump(skillsUsed, input);
+      if (!ok) {
+        toolErrors++;
+        recentFailures = withFailure(recentFailures, { at: event.ts, tool, input, error: 'reported an error' });
+      }
       break;
     }
     case 'ToolFailed': {
       const { tool, input, error } = event.data;
       toolCalls++;
-      tools = countTool(tools, tool, true);
-      failure(tool, input, error);
+      toolErrors++;
+      recentFailures = withFailure(recentFailures, { at: event.ts, tool, input, error });
       break;
     }
     default:
@@ -95,9 +100,6 @@ export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSes
     toolCalls,
     toolErrors,
     compactions,
-    tools,
-    commands,
-    skillsUsed,
     skillsInstalled: stats.skillsInstalled,
     recentFailures,
     // The earliest and latest events, not the first and last folded: two machines fold them in their own order.
@@ -106,25 +108,17 @@ export function nextProjectStats(stats: ProjectStats, event: DomainEvent, newSes
   };
 }
 
+// Latest first by time, then by what failed: the same list whatever order the log holds them in.
+function withFailure(failures: readonly Failure[], failure: Failure): readonly Failure[] {
+  return [failure, ...failures].sort(latestFirst).slice(0, RECENT_FAILURES);
+}
+
 function latestFirst(a: Failure, b: Failure): number {
   return compare(b.at, a.at) || compare(a.tool, b.tool) || compare(a.input, b.input) || compare(a.error, b.error);
 }
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function countTool(tools: ReadonlyMap<string, ToolCount>, tool: string, failed: boolean): Map<string, ToolCount> {
-  const count = tools.get(tool) ?? { calls: 0, errors: 0 };
-  const next = copyOf(tools);
-  next.set(tool, { calls: count.calls + 1, errors: count.errors + (failed ? 1 : 0) });
-  return next;
-}
-
-function bump(counts: ReadonlyMap<string, number>, key: string): Map<string, number> {
-  const next = copyOf(counts);
-  next.set(key, (counts.get(key) ?? 0) + 1);
-  return next;
 }
 
 // Set-up steps are not what a command runs.

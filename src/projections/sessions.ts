@@ -2,23 +2,28 @@ import { projectSlug } from '../paths.js';
 import { defineProjector, type Projector } from './projector.js';
 import type { FileOp } from './file-ops.js';
 import { rowChange, type RowChange } from './row-change.js';
-import { copyOf } from './copy-of.js';
 import { emptySession, nextSessionRecord, sessionEventTypes, type SessionRecord } from './session-record.js';
 import { keyCache } from './key-cache.js';
 
 const SESSION = 'session:';
 const DAY = 'day:';
 
-/** The sessions of one project that began on one day, in the order the log first saw them. */
+/**
+ * The sessions of one project that began on one day, in the order the log first saw them. A
+ * list, not a map by id: an event copies its day's list of a few dozen pointers, where copying
+ * a map rehashed every session of the day at every event of a rebuild.
+ */
 export interface SessionDay {
   readonly project: string;
   readonly day: string;
-  readonly sessions: ReadonlyMap<string, SessionRecord>;
+  readonly sessions: readonly SessionRecord[];
 }
 
-/** Which day row a session's record lives in: fixed by the first event the log holds of it. */
+/** Where a session's record lives: fixed by the first event the log holds of it. */
 interface SessionPlace {
   readonly day: string;
+  /** Its place in the day's list. */
+  readonly index: number;
 }
 
 type SessionsRow = SessionDay | SessionPlace;
@@ -34,7 +39,8 @@ export function sessionsProjector(): Projector<SessionsRow> {
   const placeKeyOf = keyCache(SESSION);
   return defineProjector<SessionsRow>({
     name: 'sessions',
-    projectorVersion: 2,
+    // 3: a day's sessions are a list, each session's place in it kept with its day.
+    projectorVersion: 3,
     handles: sessionEventTypes,
     evolve(state, event) {
       // Rejected stdin may carry no session id at all; there is no session to tell about.
@@ -42,16 +48,12 @@ export function sessionsProjector(): Projector<SessionsRow> {
       const placeKey = placeKeyOf(event.session);
       const place = state.get(placeKey) as SessionPlace | undefined;
       const changes: RowChange<SessionsRow>[] = [];
-      let dayKey: string;
-      if (place) dayKey = place.day;
-      else {
-        dayKey = `${DAY}${event.project}\n${event.ts.slice(0, 10)}`;
-        changes.push(rowChange(placeKey, { day: dayKey }));
-      }
+      const dayKey = place ? place.day : `${DAY}${event.project}\n${event.ts.slice(0, 10)}`;
       const day = state.get(dayKey) as SessionDay | undefined;
-      const before = day?.sessions.get(event.session) ?? emptySession(event.session, event.project, event.ts);
-      const sessions = copyOf(day?.sessions);
-      sessions.set(event.session, nextSessionRecord(before, event));
+      const sessions = day ? day.sessions.slice() : [];
+      const index = place ? place.index : sessions.length;
+      if (!place) changes.push(rowChange(placeKey, { day: dayKey, index }));
+      sessions[index] = nextSessionRecord(sessions[index] ?? emptySession(event.session, event.project, event.ts), event);
       changes.push(rowChange(dayKey, { project: day?.project ?? event.project, day: day?.day ?? event.ts.slice(0, 10), sessions }));
       return changes;
     },
@@ -62,6 +64,6 @@ export function materializeSessions(key: string, row: SessionsRow): FileOp[] {
   if (!key.startsWith(DAY)) return [];
   const { project, day, sessions } = row as SessionDay;
   let content = '';
-  for (const record of sessions.values()) content += `${JSON.stringify(record)}\n`;
+  for (const record of sessions) content += `${JSON.stringify(record)}\n`;
   return [{ kind: 'write', path: `sessions/${projectSlug(project)}/${day}.jsonl`, content }];
 }

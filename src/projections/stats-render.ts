@@ -1,5 +1,5 @@
 import { renderMemoryFile } from '../memories/memory-file.js';
-import type { ProjectStats, ToolCount } from './project-stats.js';
+import type { ProjectActivity, ToolCount } from './project-stats.js';
 
 /**
  * The three stats memory files, in Claude Code's memory format. Everything here is a function
@@ -27,7 +27,7 @@ export const statsFiles = {
  */
 export const STATS_ORIGIN_VALUE = 'engram-stats';
 
-export function renderStats(s: ProjectStats): string {
+export function renderStats(s: ProjectActivity): string {
   const rows: Array<[string, string]> = [
     ['sessions', count(s.sessions)],
     ['prompts', count(s.prompts)],
@@ -46,7 +46,7 @@ export function renderStats(s: ProjectStats): string {
   ]);
 }
 
-export function renderToolUsage(s: ProjectStats): string {
+export function renderToolUsage(s: ProjectActivity): string {
   const tools = entries(s.tools).sort(byCallsThenName).slice(0, 15);
   const commands = [...s.commands].sort(byCountThenName).slice(0, 10);
   const used = [...s.skillsUsed].sort(byCountThenName);
@@ -84,7 +84,7 @@ export function renderToolUsage(s: ProjectStats): string {
   return memoryFile(s, 'engram tool usage', statsFiles.toolUsage.description, body);
 }
 
-export function renderErrors(s: ProjectStats): string {
+export function renderErrors(s: ProjectActivity): string {
   const byTool = entries(s.tools)
     .filter(([, c]) => c.errors > 0)
     .sort((a, b) => b[1].errors - a[1].errors || compare(a[0], b[0]));
@@ -108,7 +108,7 @@ export function renderErrors(s: ProjectStats): string {
 
 // Through the one memory-file writer: a description such as `engram: sessions, …` must be quoted
 // to be YAML, and Claude Code reads this frontmatter with a YAML parser.
-function memoryFile(s: ProjectStats, name: string, description: string, body: string[]): string {
+function memoryFile(s: ProjectActivity, name: string, description: string, body: string[]): string {
   return renderMemoryFile({
     name,
     description,

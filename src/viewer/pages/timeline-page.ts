@@ -33,7 +33,7 @@ export async function timelinePage(source: ViewerSource, ctx: ViewContext, query
     void key;
     const day = value as SessionDay;
     const known = projects.get(day.project) ?? { sessions: 0, last: '' };
-    known.sessions += day.sessions.size;
+    known.sessions += day.sessions.length;
     if (day.day > known.last) known.last = day.day;
     projects.set(day.project, known);
     if (query.project !== undefined && query.project !== '' && day.project !== query.project) continue;
@@ -48,14 +48,14 @@ export async function timelinePage(source: ViewerSource, ctx: ViewContext, query
       if (dayNames.length === DAYS_PER_PAGE || sessionsShown >= SESSIONS_PER_PAGE) break;
       dayNames.push(day.day);
     }
-    sessionsShown += day.sessions.size;
+    sessionsShown += day.sessions.length;
   }
   const shownDays = new Set(dayNames);
   const byDay = new Map<string, SessionRecord[]>();
   for (const day of days) {
     if (!shownDays.has(day.day)) continue;
     const list = byDay.get(day.day) ?? [];
-    list.push(...day.sessions.values());
+    list.push(...day.sessions);
     byDay.set(day.day, list);
   }
   // Whether each shown session was distilled: the trace keeps it, a look-up per shown session.
