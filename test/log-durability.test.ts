@@ -60,7 +60,7 @@ describe('durable before deleted', () => {
     await drain(h.env);
     spool(h.paths.spoolNew, events.slice(150), 1_700_000_100_000_000);
     const tracePath = join(h.root, 'trace');
-    const traced = await runCommand('strace', ['-f', '-y', '-qq', '-o', tracePath, '-e', 'trace=write,fdatasync,fsync,unlink', process.execPath, cliPath, 'worker', '--drain'], { env: h.env });
+    const traced = await runCommand('strace', ['-f', '--seccomp-bpf', '-y', '-qq', '-o', tracePath, '-e', 'trace=write,fdatasync,fsync,unlink', process.execPath, cliPath, 'worker', '--drain'], { env: h.env });
     expect(traced.code, traced.stderr).toBe(0);
     expect(readdirSync(h.paths.spoolNew)).toEqual([]);
     const { synced, unlinks } = syncedAtLastUnlink(readFileSync(tracePath, 'utf8'), h.paths.log);
@@ -357,7 +357,7 @@ describe('rebuild, aside then swapped', () => {
     const before = walkFiles(projects);
     // Killed at the swap (the first rename of state/): the new state and views are complete, nothing swapped yet.
     const renames = 'rename,renameat,renameat2';
-    const killed = await runCommand('strace', ['-f', '-qq', '-o', '/dev/null', '-P', h.paths.state, '-e', `trace=${renames}`, '-e', `inject=${renames}:signal=SIGKILL:when=1`, process.execPath, cliPath, 'rebuild'], { env: h.env });
+    const killed = await runCommand('strace', ['-f', '--seccomp-bpf', '-qq', '-o', '/dev/null', '-P', h.paths.state, '-e', `trace=${renames}`, '-e', `inject=${renames}:signal=SIGKILL:when=1`, process.execPath, cliPath, 'rebuild'], { env: h.env });
     expect(killed.signal === 'SIGKILL' || killed.code === 137, `${killed.code} ${killed.signal} ${killed.stderr}`).toBe(true);
     expect(walkFiles(projects)).toEqual(before);
     expect(readdirSync(h.paths.home).filter((name) => name.startsWith('rebuild.')).length).toBeGreaterThan(0);

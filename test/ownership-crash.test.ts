@@ -52,7 +52,7 @@ describe('a kill -9 between a sink\'s writes and its commit', () => {
         { type: 'MemoryProposed', data: { memoryId: `n${i}`, origin: 'user', scope: 'project', name: `Note ${i}`, description: `note number ${i}`, type: 'project', body: `note ${i}\n`, status: 'active', confidence: 0.5 } },
       ]);
       await runHook('UserPromptSubmit', { session_id: 's1', cwd: project, prompt: `prompt number ${i} about pnpm` }, home.env);
-      const run = await runCommand('strace', ['-f', '-qq', '-o', '/dev/null', '-e', `trace=${syscall}`, '-e', `inject=${syscall}:signal=SIGKILL:when=${when}`, process.execPath, cliPath, 'worker', '--drain'], { env: home.env });
+      const run = await runCommand('strace', ['-f', '--seccomp-bpf', '-qq', '-o', '/dev/null', '-e', `trace=${syscall}`, '-e', `inject=${syscall}:signal=SIGKILL:when=${when}`, process.execPath, cliPath, 'worker', '--drain'], { env: home.env });
       if (run.signal === 'SIGKILL' || run.code === 137 || run.code === null) killed++;
       await drain(home.env);
     }
