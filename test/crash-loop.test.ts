@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/seeded-random.js';
 import { cliHere, cliPath, drain, dumpLog, runHook, useTempHomes, walkFiles, type HookName, type ProcessResult } from './support/temp-home.js';
+import { useWarmHookCode } from './support/warm-hook-code.js';
 
 /**
  * Issue 19's crash-test loop (DESIGN.md invariants: the log is the only truth, every output is a
@@ -28,6 +29,9 @@ const SIDE_BY_SIDE = 5;
 const WRAP = (process.env.ENGRAM_CRASH_WRAP ?? '').split(' ').filter(Boolean);
 
 const newHome = useTempHomes();
+// About kills while hooks append, not a hook's first start: each home starts with the hooks' code
+// cache a first hook of each kind would have left (every hook then costs ≈ 0.16 s of CPU, not 0.25).
+const warmHookCode = useWarmHookCode();
 const projects = ['/home/dev/src/shop', '/home/dev/src/billing-api'];
 // Corrections the prompt hook's detector turns into lessons (memory files, MEMORY.md lines); the
 // same lesson comes back in other sessions, so the sinks rewrite files that already exist.
@@ -88,6 +92,7 @@ function leftovers(root: string): string[] {
 describe('crash-test loop: kill -9 the worker while hooks append and sinks write', () => {
   for (const SEED of SEEDS) it(`seed ${SEED}, ${KILLS} kills: drained outputs equal a fresh replay, every event stored exactly once`, async () => {
     const home = newHome();
+    await warmHookCode(home, ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SessionEnd']);
     const hookRandom = seededRandom(SEED);
     const killRandom = seededRandom(SEED ^ 0x5eed);
 
