@@ -134,10 +134,14 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
       visit(join(home.paths.claude, 'projects'));
       return newest;
     };
-    /** Resolves once `test` holds, or `timeoutMs` has passed: the kill happens either way. */
+    /**
+     * Resolves once `test` holds, or `timeoutMs` has passed: the kill happens either way. Looked
+     * at every 20 ms (each look walks the views and memory directories): well inside the random
+     * delay that follows it.
+     */
     const until = async (test: () => boolean, timeoutMs: number) => {
       const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline && !test()) await sleep(5);
+      while (Date.now() < deadline && !test()) await sleep(20);
     };
     const startedLines = () => {
       try {

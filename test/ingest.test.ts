@@ -133,7 +133,9 @@ describe('ingest', { timeout: 180_000 }, () => {
       }
     }
     expect(ordered).toBeGreaterThan(50);
-  });
+  // The side-by-side sessions' twelve hooks one after another are its longest path: at load 28
+  // each hook takes seconds, and the whole ran 134 s.
+  }, 300_000);
 
   it(`a worker killed with SIGKILL at ${KILLS} random instants loses no event and duplicates none`, async () => {
     const h = home();
