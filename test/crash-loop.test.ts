@@ -23,7 +23,10 @@ import { useWarmHookCode } from './support/warm-hook-code.js';
 const LONG = process.env.ENGRAM_CRASH_LOOP === '1';
 const SEEDS = (process.env.ENGRAM_CRASH_SEED ?? process.env.ENGRAM_CRASH_SEEDS ?? (LONG ? '1' : '1,2')).split(',').map(Number);
 const KILLS = Number(process.env.ENGRAM_CRASH_KILLS ?? (LONG ? '8' : '3'));
-const SIDE_BY_SIDE = 5;
+// Sessions whose hooks run side by side: three keep hooks appending at every instant of a worker's
+// life on two cores (five made the worker's own start-up wait behind them, so the loop ran longer
+// and spawned more hooks for the same kills). ENGRAM_CRASH_SESSIONS=5 runs more by hand.
+const SIDE_BY_SIDE = Number(process.env.ENGRAM_CRASH_SESSIONS ?? 3);
 // A command the worker runs under, split on spaces (e.g. `strace -f -o /dev/null -e inject=rename:delay_enter=20000`):
 // widens the windows between a sink's steps without loading the machine. Default none.
 const WRAP = (process.env.ENGRAM_CRASH_WRAP ?? '').split(' ').filter(Boolean);
@@ -182,8 +185,13 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
     })();
 
     const fired: Fired[] = [];
+    // A session's hooks have the user's and the model's time between them: up to 200 ms here
+    // (seeded, a stream of its own so the seed's sessions stay what they were). Back to back, the
+    // sessions spawned hooks as fast as two cores started them, and hooks were most of the loop's CPU.
+    const pauseRandom = seededRandom(SEED ^ 0x7a5e);
     const fire = async (hook: HookName, key: string, payload: object) => {
       fired.push({ hook, key, result: await runHook(hook, payload, home.env) });
+      await sleep(Math.floor(pauseRandom() * 200));
     };
     let session = 0;
     let toolUse = 0;
