@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../bench/seeded-random.js';
 import { cliHere, cliPath, drain, dumpLog, runHook, useTempHomes, walkFiles, type HookName, type ProcessResult } from './support/temp-home.js';
+import { useWarmHookCode } from './support/warm-hook-code.js';
 
 /**
  * Issue 19's crash-test loop (DESIGN.md invariants: the log is the only truth, every output is a
@@ -22,12 +23,18 @@ import { cliHere, cliPath, drain, dumpLog, runHook, useTempHomes, walkFiles, typ
 const LONG = process.env.ENGRAM_CRASH_LOOP === '1';
 const SEEDS = (process.env.ENGRAM_CRASH_SEED ?? process.env.ENGRAM_CRASH_SEEDS ?? (LONG ? '1' : '1,2')).split(',').map(Number);
 const KILLS = Number(process.env.ENGRAM_CRASH_KILLS ?? (LONG ? '8' : '3'));
-const SIDE_BY_SIDE = 5;
+// Sessions whose hooks run side by side: three keep hooks appending at every instant of a worker's
+// life on two cores (five made the worker's own start-up wait behind them, so the loop ran longer
+// and spawned more hooks for the same kills). ENGRAM_CRASH_SESSIONS=5 runs more by hand.
+const SIDE_BY_SIDE = Number(process.env.ENGRAM_CRASH_SESSIONS ?? 3);
 // A command the worker runs under, split on spaces (e.g. `strace -f -o /dev/null -e inject=rename:delay_enter=20000`):
 // widens the windows between a sink's steps without loading the machine. Default none.
 const WRAP = (process.env.ENGRAM_CRASH_WRAP ?? '').split(' ').filter(Boolean);
 
 const newHome = useTempHomes();
+// About kills while hooks append, not a hook's first start: each home starts with the hooks' code
+// cache a first hook of each kind would have left (every hook then costs ≈ 0.16 s of CPU, not 0.25).
+const warmHookCode = useWarmHookCode();
 const projects = ['/home/dev/src/shop', '/home/dev/src/billing-api'];
 // Corrections the prompt hook's detector turns into lessons (memory files, MEMORY.md lines); the
 // same lesson comes back in other sessions, so the sinks rewrite files that already exist.
@@ -88,6 +95,7 @@ function leftovers(root: string): string[] {
 describe('crash-test loop: kill -9 the worker while hooks append and sinks write', () => {
   for (const SEED of SEEDS) it(`seed ${SEED}, ${KILLS} kills: drained outputs equal a fresh replay, every event stored exactly once`, async () => {
     const home = newHome();
+    await warmHookCode(home, ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SessionEnd']);
     const hookRandom = seededRandom(SEED);
     const killRandom = seededRandom(SEED ^ 0x5eed);
 
@@ -129,10 +137,14 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
       visit(join(home.paths.claude, 'projects'));
       return newest;
     };
-    /** Resolves once `test` holds, or `timeoutMs` has passed: the kill happens either way. */
+    /**
+     * Resolves once `test` holds, or `timeoutMs` has passed: the kill happens either way. Looked
+     * at every 20 ms (each look walks the views and memory directories): well inside the random
+     * delay that follows it.
+     */
     const until = async (test: () => boolean, timeoutMs: number) => {
       const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline && !test()) await sleep(5);
+      while (Date.now() < deadline && !test()) await sleep(20);
     };
     const startedLines = () => {
       try {
@@ -173,8 +185,13 @@ describe('crash-test loop: kill -9 the worker while hooks append and sinks write
     })();
 
     const fired: Fired[] = [];
+    // A session's hooks have the user's and the model's time between them: up to 200 ms here
+    // (seeded, a stream of its own so the seed's sessions stay what they were). Back to back, the
+    // sessions spawned hooks as fast as two cores started them, and hooks were most of the loop's CPU.
+    const pauseRandom = seededRandom(SEED ^ 0x7a5e);
     const fire = async (hook: HookName, key: string, payload: object) => {
       fired.push({ hook, key, result: await runHook(hook, payload, home.env) });
+      await sleep(Math.floor(pauseRandom() * 200));
     };
     let session = 0;
     let toolUse = 0;

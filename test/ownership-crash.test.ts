@@ -9,7 +9,7 @@ import { contentHash } from '../src/content-hash.js';
 import { projectMemoryDir } from '../src/paths.js';
 import { FileSink } from '../src/projections/file-sink.js';
 import type { SinkContext } from '../src/projections/projector.js';
-import { cliHere, cliPath, drain, dumpLog, runCommand, runHook, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runCommand, useTempHomes, walkFiles, type TempHome } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const project = '/home/dev/src/shop';
@@ -18,13 +18,17 @@ const isRoot = process.getuid?.() === 0;
 const NOW = '2026-11-01T12:00:00.000Z';
 
 let seq = 0;
-function spool(home: TempHome, events: Array<{ type: string; data: unknown }>): void {
+function spool(home: TempHome, events: Array<{ type: string; data: unknown; session?: string }>): void {
   mkdirSync(home.paths.spoolNew, { recursive: true });
   for (const event of events) {
     const n = ++seq;
-    const envelope = { id: `crash-${process.pid}-${String(n).padStart(6, '0')}`, type: event.type, schemaVersion: 1, ts: `2026-11-01T10:${String(Math.floor(n / 60) % 60).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`, session: '', project, data: event.data };
+    const envelope = { id: `crash-${process.pid}-${String(n).padStart(6, '0')}`, type: event.type, schemaVersion: 1, ts: `2026-11-01T10:${String(Math.floor(n / 60) % 60).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`, session: event.session ?? '', project, data: event.data };
     writeFileSync(join(home.paths.spoolNew, `${String(1_700_000_000_000_000 + n)}-1-${String(n).padStart(8, '0')}.json`), JSON.stringify(envelope));
   }
+}
+
+function promptSubmitted(prompt: string): { type: string; data: unknown; session: string } {
+  return { type: 'PromptSubmitted', session: 's1', data: { prompt, chars: prompt.length, truncated: false } };
 }
 
 function leftovers(path: string): string[] {
@@ -42,7 +46,8 @@ describe('a kill -9 between a sink\'s writes and its commit', () => {
     const home = newHome({ ENGRAM_NOW: NOW });
     const memory = join(home.paths.claude, dir);
     spool(home, [{ type: 'MemoryProposed', data: { memoryId: 'm1', origin: 'user', scope: 'project', name: 'Use pnpm', description: 'use pnpm, not npm', type: 'feedback', body: 'use pnpm, not npm\n', status: 'active', confidence: 0.5 } }]);
-    await runHook('UserPromptSubmit', { session_id: 's1', cwd: project, prompt: 'hello there, first prompt' }, home.env);
+    // Prompts as the hook records them (the hook is not what is killed here): the stats file's rows.
+    spool(home, [promptSubmitted('hello there, first prompt')]);
     await drain(home.env);
     const points = [['link', 1], ['rename', 2], ['unlink', 1], ['fsync', 2], ['rename', 3]] as const;
     let killed = 0;
@@ -51,7 +56,7 @@ describe('a kill -9 between a sink\'s writes and its commit', () => {
         { type: 'MemoryReinforced', data: { memoryId: 'm1', by: 'user' } },
         { type: 'MemoryProposed', data: { memoryId: `n${i}`, origin: 'user', scope: 'project', name: `Note ${i}`, description: `note number ${i}`, type: 'project', body: `note ${i}\n`, status: 'active', confidence: 0.5 } },
       ]);
-      await runHook('UserPromptSubmit', { session_id: 's1', cwd: project, prompt: `prompt number ${i} about pnpm` }, home.env);
+      spool(home, [promptSubmitted(`prompt number ${i} about pnpm`)]);
       const run = await runCommand('strace', ['-f', '-qq', '-o', '/dev/null', '-e', `trace=${syscall}`, '-e', `inject=${syscall}:signal=SIGKILL:when=${when}`, process.execPath, cliPath, 'worker', '--drain'], { env: home.env });
       if (run.signal === 'SIGKILL' || run.code === 137 || run.code === null) killed++;
       await drain(home.env);

@@ -51,6 +51,7 @@ describe('ownership under random interleavings', () => {
     const memoryFiles = () => (existsSync(memory) ? readdirSync(memory).filter((name) => name.endsWith('.md') && name !== 'MEMORY.md' && !name.startsWith('auto-') && statSync(join(memory, name)).isFile()) : []);
     const token = () => `TOKEN${++n}x${Math.floor(random() * 1e9)}`;
     const steps: string[] = [];
+    const logSeen: LogSeen = { text: '', upTo: 0 };
 
     const ops: Record<string, () => Promise<void>> = {
       async prompt() {
@@ -146,7 +147,7 @@ describe('ownership under random interleavings', () => {
         steps.push(op);
         if (process.env.ENGRAM_FUZZ_TRACE) console.log(op, n, JSON.stringify(Object.keys(walkFiles(home.paths.claude))), [...written].join(","));
         await ops[op]!();
-        const lost = await missing(engine, home, written);
+        const lost = await missing(engine, home, written, logSeen);
         expect(lost, `after ${steps.length} steps (${steps.slice(-8).join(' → ')}), seed ${seed}`).toEqual([]);
       }
       // Settled: a rebuild writes the same files.
@@ -155,7 +156,7 @@ describe('ownership under random interleavings', () => {
       const before = walkFiles(home.paths.claude);
       await engine.runner.rebuild();
       expect(walkFiles(home.paths.claude)).toEqual(before);
-      expect(await missing(engine, home, written)).toEqual([]);
+      expect(await missing(engine, home, written, logSeen)).toEqual([]);
       expect(steps.length).toBeGreaterThan(20);
       // Every kind of step ran, the rarest (weight 1 of 34) several times: 200 steps give each
       // ≈ 6 on average, and this seed's draw is checked rather than hoped for.
@@ -172,10 +173,18 @@ function open(home: TempHome, at: Date): Promise<ComposedEngine> {
   return openEngine({ paths: home.paths, clock: fixedClock(at), maintainEveryMs: Number.POSITIVE_INFINITY });
 }
 
+/** The log as text, as far as it was read: it only grows, so each look reads on from there. */
+interface LogSeen {
+  text: string;
+  upTo: number;
+}
+
 /** Tokens neither in a file under Claude's directory nor in the log. */
-async function missing(engine: ComposedEngine, home: TempHome, written: ReadonlySet<string>): Promise<string[]> {
+async function missing(engine: ComposedEngine, home: TempHome, written: ReadonlySet<string>, seen: LogSeen): Promise<string[]> {
   const disk = Object.values(walkFiles(home.paths.claude)).join('\n');
-  let log = '';
-  for await (const batch of engine.log.read()) log += JSON.stringify(batch);
-  return [...written].filter((t) => !disk.includes(t) && !log.includes(t));
+  for await (const batch of engine.log.read({ from: seen.upTo + 1 })) {
+    seen.text += JSON.stringify(batch);
+    seen.upTo = batch.at(-1)!.seq;
+  }
+  return [...written].filter((t) => !disk.includes(t) && !seen.text.includes(t));
 }

@@ -27,7 +27,15 @@ describe('a sink whose directory failed', () => {
       for (let i = 0; i < 4; i++) await prompt(`prompt number ${i} while the directory is gone`);
       await prompt('From now on always run the linter before committing.');
       expect(await waitUntil(async () => (await dumpLog(home.env)).filter((e) => e.type === 'PromptSubmitted').length >= 6, 30_000)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Until the worker has tried to write the memory directory and failed, as it reports, with
+      // every event in (not a fixed wait that may end before or long after).
+      expect(
+        await waitUntil(async () => {
+          const facts = JSON.parse((await cliHere(['worker', 'status', '--json'], home.env)).stdout) as { head: number; projectors: Array<{ name: string; seq: number; failedRows: unknown[] }> };
+          const memories = facts.projectors.find((p) => p.name === 'memories')!;
+          return memories.seq >= facts.head && memories.failedRows.length > 0;
+        }, 30_000),
+      ).toBe(true);
       renameSync(memory, `${memory}.file`);
       renameSync(`${memory}.away`, memory);
       const before = (await dumpLog(home.env)).length;

@@ -92,7 +92,7 @@ describe('whose a file is (src/ownership)', () => {
     const before = readFileSync(file, 'utf8');
     const theirs = `${before}SAVED-DURING-WRITE\n`;
     // Every rename of the command waits 1.5 s before it happens: the window between engram's look and its rename.
-    const child = spawn('strace', ['-f', '-qq', '-o', '/dev/null', '-e', 'trace=rename', '-e', 'inject=rename:delay_enter=1500000', process.execPath, cliPath, 'memories', 'reinforce', 'Use pnpm', '--project', project], { env: home.env, stdio: 'ignore' });
+    const child = spawn('strace', ['-f', '--seccomp-bpf', '-qq', '-o', '/dev/null', '-e', 'trace=rename', '-e', 'inject=rename:delay_enter=1500000', process.execPath, cliPath, 'memories', 'reinforce', 'Use pnpm', '--project', project], { env: home.env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     let saved = false;
     for (let i = 0; i < 600 && !saved; i++) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePaths } from '../src/paths.js';
-import { runCli, runHook, useTempHomes } from './support/temp-home.js';
+import { cliHere, runCli, runHook, useTempHomes } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 const asRoot = process.getuid?.() === 0;
@@ -84,7 +84,7 @@ describe('where the worker listens', () => {
     const h = newHome();
     expect((await runHook('UserPromptSubmit', { session_id: 's1', cwd: '/tmp/p', prompt: 'remember that the build uses pnpm', hook_event_name: 'UserPromptSubmit' }, h.env)).code).toBe(0);
     expect(lstatSync(h.paths.home).mode & 0o777).toBe(0o700);
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     expect(lstatSync(h.paths.home).mode & 0o777).toBe(0o700);
     const files = readdirSync(h.paths.log).map((name) => join(h.paths.log, name)).filter((path) => lstatSync(path).isFile());
     expect(files.length).toBeGreaterThan(0);
@@ -92,7 +92,7 @@ describe('where the worker listens', () => {
     // Made before this rule: opened up, then closed again by the next process that opens the log.
     chmodSync(h.paths.home, 0o755);
     for (const file of files) chmodSync(file, 0o644);
-    expect((await runCli(['worker', '--drain'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     expect(lstatSync(h.paths.home).mode & 0o777).toBe(0o700);
     for (const file of files.filter(existsSync)) expect(lstatSync(file).mode & 0o077).toBe(0);
   });
@@ -108,7 +108,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
     await attackerListening(oldSocketPath(home), note);
     try {
       expect((await runCli(['worker', '--detach'], env)).code).toBe(0);
-      const listed = await runCli(['memories', 'list'], env);
+      const listed = await cliHere(['memories', 'list'], env);
       expect(listed.code).toBe(0);
       expect(listed.stdout).not.toContain('FORGED');
       const dir = resolvePaths(env).socketDir;
@@ -116,7 +116,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
       expect(lstatSync(dir).mode & 0o777).toBe(0o700);
       expect(existsSync(note)).toBe(false);
     } finally {
-      await runCli(['worker', 'stop'], env);
+      await cliHere(['worker', 'stop'], env);
       rmSync(oldSocketPath(home), { force: true });
     }
   });
@@ -130,7 +130,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
     const note = join(shared, 'heard');
     await attackerListening(paths.socket, note);
 
-    const listed = await runCli(['memories', 'list'], env);
+    const listed = await cliHere(['memories', 'list'], env);
     expect(listed.code).not.toBe(0);
     expect(listed.stdout).not.toContain('FORGED');
     expect(listed.stderr).toContain(`belongs to uid ${NOBODY}`);
@@ -152,21 +152,21 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
     mkdirSync(runtime, { mode: 0o700 });
     const own = { ...env, XDG_RUNTIME_DIR: runtime };
     expect((await runCli(['worker', '--detach'], own)).code).toBe(0);
-    const answered = await runCli(['memories', 'list'], own);
+    const answered = await cliHere(['memories', 'list'], own);
     expect(answered.code).toBe(0);
     expect(answered.stdout).not.toContain('FORGED');
     expect(resolvePaths(own).socket.startsWith(join(runtime, 'engram'))).toBe(true);
     expect(existsSync(note)).toBe(false);
-    await runCli(['worker', 'stop'], own);
+    await cliHere(['worker', 'stop'], own);
   });
 
   it('a socket in the user\'s own directory that another uid owns is refused', async () => {
     const h = newHome();
     expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
-    expect((await runCli(['memories', 'list'], h.env)).code).toBe(0);
+    expect((await cliHere(['memories', 'list'], h.env)).code).toBe(0);
     const { chownSync } = await import('node:fs');
     chownSync(h.paths.socket, NOBODY, NOBODY);
-    const refused = await runCli(['memories', 'list'], h.env);
+    const refused = await cliHere(['memories', 'list'], h.env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`belongs to uid ${NOBODY}`);
     chownSync(h.paths.socket, 0, 0);

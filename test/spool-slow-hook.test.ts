@@ -19,7 +19,7 @@ const payload = { session_id: 'sess-slow', transcript_path: '/tmp/t.jsonl', cwd:
 async function stoppedHook(h: TempHome, holdMs: number) {
   const child = spawn(
     'strace',
-    ['-f', '-qq', '-o', '/dev/null', '-e', 'trace=rename,renameat,renameat2', '-e', `inject=rename,renameat,renameat2:delay_enter=${holdMs * 1000}:when=1`, process.execPath, join(hooksDir, hookFiles.UserPromptSubmit)],
+    ['-f', '--seccomp-bpf', '-qq', '-o', '/dev/null', '-e', 'trace=rename,renameat,renameat2', '-e', `inject=rename,renameat,renameat2:delay_enter=${holdMs * 1000}:when=1`, process.execPath, join(hooksDir, hookFiles.UserPromptSubmit)],
     { env: { ...h.env, ENGRAM_HOOK_CODE_CACHE: 'off' }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stdout = '';

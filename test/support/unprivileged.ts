@@ -17,6 +17,14 @@ export function runCliUnprivileged(args: string[], h: TempHome): Promise<Process
   return runCommand(process.execPath, [cliPath, ...args], { env: h.env, ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
 }
 
+/**
+ * Gives the home back to the user the tests run as, after {@link runCliUnprivileged}: what the
+ * test then reads of it (`engram log dump`) runs in-process, as the home's owner.
+ */
+export function handHomeBack(h: TempHome): void {
+  if (asRoot) chownTree(h.root, process.getuid!());
+}
+
 function chownTree(path: string, uid: number): void {
   chownSync(path, uid, uid);
   if (!lstatSync(path).isDirectory()) return;
