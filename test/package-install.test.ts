@@ -215,7 +215,7 @@ describe('installed with npm from the packed tarball', () => {
     restamp(join(next, 'package', 'dist'));
     const sessionsJs = join(next, 'package', 'dist', 'src', 'projections', 'sessions.js');
     const projector = readFileSync(sessionsJs, 'utf8');
-    const raised = projector.replace(/(name: 'sessions',\s+projectorVersion: )(\d+)/, (_m, head: string, n: string) => `${head}${Number(n) + 1}`);
+    const raised = projector.replace(/(name: 'sessions',[\s\S]*?projectorVersion: )(\d+)/, (_m, head: string, n: string) => `${head}${Number(n) + 1}`);
     expect(raised).not.toBe(projector);
     writeFileSync(sessionsJs, raised);
     const nextPkg = JSON.parse(readFileSync(join(next, 'package', 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
