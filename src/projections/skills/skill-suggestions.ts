@@ -33,19 +33,17 @@ export const skillSuggestionsProjector = defineProjector<Row>({
   evolve(state, event) {
     // Most tool calls are neither a skill's use nor a SKILL.md read or written (toolCalled): nothing to make.
     if (event.type === 'ToolCalled' && (!event.data.ok || (event.data.tool !== 'Skill' && !event.data.input.endsWith('SKILL.md')))) return [];
+    const changes = (memoriesProjector.handles as readonly string[]).includes(event.type) ? memoriesProjector.evolve(state as RowReader<MemoriesRow>, event) : [];
     // A prompt is the memories' alone here: most teach nothing, and then nothing here changes either.
-    if (event.type === 'PromptSubmitted' && memoriesProjector.evolve(state as RowReader<MemoriesRow>, event).length === 0) return [];
+    if (event.type === 'PromptSubmitted' && changes.length === 0) return [];
     const rows = new Rows(state);
-    if ((memoriesProjector.handles as readonly string[]).includes(event.type)) {
-      const changes = memoriesProjector.evolve(state as RowReader<MemoriesRow>, event);
-      for (const change of changes) rows.put(change.key, change.row);
-      for (const change of changes) {
-        if (!isMemoryKey(change.key)) continue;
-        // A memory row goes when an earlier telling takes the memory over under its own id (memory-changes.ts).
-        const gone = change.row === null ? (state.get(change.key) as MemoryRow | undefined) : undefined;
-        if (change.row !== null) memoryChanged(rows, change.row as MemoryRow);
-        else if (gone) memoryChanged(rows, gone, true);
-      }
+    for (const change of changes) rows.put(change.key, change.row);
+    for (const change of changes) {
+      if (!isMemoryKey(change.key)) continue;
+      // A memory row goes when an earlier telling takes the memory over under its own id (memory-changes.ts).
+      const gone = change.row === null ? (state.get(change.key) as MemoryRow | undefined) : undefined;
+      if (change.row !== null) memoryChanged(rows, change.row as MemoryRow);
+      else if (gone) memoryChanged(rows, gone, true);
     }
     switch (event.type) {
       case 'SkillsScanned':
