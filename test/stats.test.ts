@@ -7,8 +7,8 @@ import { materializeStats, statsProjector } from '../src/projections/stats.js';
 
 const catalog = defaultCatalog();
 let seq = 0;
-const event = (type: string, session: string, data: unknown): ReturnType<typeof catalog.readStored> => {
-  const envelope: Envelope = { id: `evt-${++seq}-000000`, type, schemaVersion: 1, ts: `2026-11-01T10:00:${String(seq).padStart(2, '0')}.000Z`, session, project: '/home/dev/p', data };
+const event = (type: string, session: string, data: unknown, project = '/home/dev/p'): ReturnType<typeof catalog.readStored> => {
+  const envelope: Envelope = { id: `evt-${++seq}-000000`, type, schemaVersion: 1, ts: `2026-11-01T10:00:${String(seq).padStart(2, '0')}.000Z`, session, project, data };
   return catalog.readStored({ ...envelope, seq });
 };
 
@@ -39,12 +39,12 @@ describe('the stats projection\'s counts by name', () => {
     const project = rows.get('project:/home/dev/p') as ProjectStats;
     // The project's row holds no map of counts: an event copies none.
     expect(Object.keys(project)).not.toContain('tools');
-    expect(rows.get('tool:/home/dev/p\nBash')).toEqual({ calls: 3, errors: 2 });
-    expect(rows.get('tool:/home/dev/p\nRead')).toEqual({ calls: 1, errors: 0 });
+    expect(rows.get('tool:/home/dev/p\u0000Bash')).toEqual({ calls: 3, errors: 2 });
+    expect(rows.get('tool:/home/dev/p\u0000Read')).toEqual({ calls: 1, errors: 0 });
     // A failure its own hook reported counts as a tool call only.
-    expect(rows.get('command:/home/dev/p\nnpm')).toBe(2);
-    expect(rows.has('command:/home/dev/p\nmake')).toBe(false);
-    expect(rows.get('skill:/home/dev/p\nrelease-notes')).toBe(1);
+    expect(rows.get('command:/home/dev/p\u0000npm')).toBe(2);
+    expect(rows.has('command:/home/dev/p\u0000make')).toBe(false);
+    expect(rows.get('skill:/home/dev/p\u0000release-notes')).toBe(1);
     const scan = async function* (prefix: string) {
       for (const [key, row] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1))) if (key.startsWith(prefix)) yield [key, row] as [string, unknown];
     };
@@ -53,7 +53,25 @@ describe('the stats projection\'s counts by name', () => {
     expect(usage?.kind === 'write' && usage.content).toContain('| `Bash` | 3 | 60.0 % |');
     expect(usage?.kind === 'write' && usage.content).toContain('| `npm` | 2 |');
     expect(usage?.kind === 'write' && usage.content).toContain('Used: `release-notes` (1).');
-    expect(await materializeStats('tool:/home/dev/p\nBash', { calls: 3, errors: 2 }, scan)).toEqual([]);
+    expect(await materializeStats('tool:/home/dev/p\u0000Bash', { calls: 3, errors: 2 }, scan)).toEqual([]);
+  });
+
+  it('keeps apart the counts of a project whose path is another\'s and a newline more', async () => {
+    const other = '/home/dev/p\nq';
+    const { rows } = fold(statsProjector(), [
+      event('ToolCalled', 's', { tool: 'Bash', input: 'npm test', ok: true }),
+      event('ToolCalled', 't', { tool: 'Bash', input: 'cargo test', ok: true }, other),
+      event('ToolCalled', 't', { tool: 'Grep', input: 'TODO', ok: true }, other),
+    ]);
+    const scan = async function* (prefix: string) {
+      for (const [key, row] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1))) if (key.startsWith(prefix)) yield [key, row] as [string, unknown];
+    };
+    const ops = await materializeStats('project:/home/dev/p', rows.get('project:/home/dev/p') as ProjectStats, scan);
+    const usage = ops.find((op) => op.kind === 'write' && op.path.endsWith('auto-tool-usage.md'));
+    const text = usage?.kind === 'write' ? usage.content : '';
+    expect(text).toContain('| `Bash` | 1 |');
+    expect(text).not.toContain('Grep');
+    expect(text).not.toContain('cargo');
   });
 });
 

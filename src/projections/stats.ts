@@ -10,11 +10,14 @@ import { keyCache, keyPairCache } from './key-cache.js';
 const PROJECT = 'project:';
 /** A session already counted, so a resumed session is not a new one. */
 const SEEN = 'seen:';
-/** A project's counts by name, each in a row of its own: `<prefix><project>\n<name>`. */
+/**
+ * A project's counts by name, each in a row of its own: `<prefix><project>\0<name>`. NUL, which no
+ * path holds, ends the project: its counts are read by prefix, and a path may hold a newline.
+ */
 const TOOL = 'tool:';
 const COMMAND = 'command:';
 const SKILL = 'skill:';
-const SEP = '\n';
+const SEP = '\u0000';
 
 type StatsRow = ProjectStats | ToolCount | number | true;
 
@@ -35,8 +38,8 @@ export function statsProjector(): Projector<StatsRow> {
   return defineProjector<StatsRow>({
     name: 'stats',
     // 4: first seen is the earliest event, recent failures sorted by time: the same files whatever the fold order.
-    // 5: counts by tool, program and skill in rows of their own.
-    projectorVersion: 5,
+    // 5: counts by tool, program and skill in rows of their own; 6: their keys end the project with NUL.
+    projectorVersion: 6,
     handles: [...sessionEventTypes.filter((type) => type !== 'HookInputRejected'), 'SkillsInventoried'],
     evolve(state, event) {
       if (event.project === '') return [];
