@@ -74,6 +74,15 @@ export interface HookSpec<I extends z.ZodMiniType, P = undefined> {
 }
 
 /**
+ * A hook's `main`: what its entry (run-hook-code.ts, prompt-hook-entry.ts) runs once the bundle
+ * is loaded, with what the entry already did (the prompt hook's stdin and recall question). `env`
+ * is for a test that runs the built bundle in its own process (test/support/hook-here.ts).
+ */
+export function hookMain<I extends z.ZodMiniType, P = undefined>(spec: HookSpec<I, P>): (handoff?: HookHandoff, env?: NodeJS.ProcessEnv) => Promise<void> {
+  return (handoff, env = process.env) => runHook(spec, env, handoff);
+}
+
+/**
  * The whole life of a hook process: read stdin, build one redacted event, write it as one spool
  * file, make sure a worker will ingest it, print its context if it has one, exit 0. Whatever goes
  * wrong is one line in hooks.log and nothing on stdout (DESIGN.md invariant 1).

@@ -3,8 +3,7 @@ import { BUILD_ID } from '../build-id.js';
 import { SessionStarted } from '../events/hook-events.js';
 import { runsAsPlugin } from '../launch/plugin-layout.js';
 import { runtimeNotice } from '../plugin/runtime-notice.js';
-import type { HookHandoff } from './hook-handoff.js';
-import { runHook, type HookSpec } from './run-hook.js';
+import { hookMain, type HookSpec } from './run-hook.js';
 import { sessionSummary } from './session-summary.js';
 
 const input = z.looseObject({ source: z.optional(z.string()), model: z.optional(z.unknown()) });
@@ -26,13 +25,7 @@ const spec: HookSpec<typeof input> = {
     [runsAsPlugin() ? runtimeNotice(paths, env, BUILD_ID) : '', sessionSummary(paths, session, project, env)].filter(Boolean).join('\n\n'),
 };
 
-/**
- * Run by the hook's entry (run-hook-code.ts) once the bundle is loaded. `env` is for a test
- * that runs the built bundle in its own process (test/support/hook-here.ts).
- */
-export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  return runHook(spec, env, handoff);
-}
+export const main = hookMain(spec);
 
 // Claude Code has sent the model both as a string and as {id, display_name}.
 function modelName(model: unknown): string | undefined {

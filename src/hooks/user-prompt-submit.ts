@@ -4,9 +4,8 @@ import { mightBeCorrection } from '../capture/might-be-correction.js';
 import { correctionNotice } from '../capture/correction-notice.js';
 import { PROMPT_CAP, PromptSubmitted } from '../events/hook-events.js';
 import { redactCapped } from '../redaction/redact-capped.js';
-import type { HookHandoff } from './hook-handoff.js';
 import { askRecallEarly, promptRecall, type WorkerAnswer } from './prompt-recall.js';
-import { runHook, type HookSpec } from './run-hook.js';
+import { hookMain, type HookSpec } from './run-hook.js';
 
 const input = z.looseObject({ prompt: z.string() });
 
@@ -38,14 +37,8 @@ const spec: HookSpec<typeof input, WorkerAnswer> = {
   },
 };
 
-/**
- * Run by the hook's entry (prompt-hook-entry.ts) once the bundle is loaded, with the stdin it
- * read and the recall question it already sent; without them it reads and asks itself. `env` is
- * for a test that runs the built bundle in its own process (test/support/hook-here.ts).
- */
-export function main(handoff?: HookHandoff, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  return runHook(spec, env, handoff);
-}
+/** Given the stdin its entry read and the recall question it sent; without them it reads and asks itself. */
+export const main = hookMain(spec);
 
 /** Strength is decayed to the prompt's own time (ENGRAM_NOW pins it, as for every event). */
 function eventTime(ts: string): Date {
