@@ -1,7 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { syntheticEvents } from '../bench/synthetic-events.js';
+import { spoolFileName } from '../src/spool/spool-file-name.js';
 import { cliHere, dumpLog, hookFiles, hooksDir, type TempHome, useTempHomes } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -13,6 +15,10 @@ const hasStrace = spawnSync('strace', ['-V']).status === 0;
 if (!hasStrace) console.warn('spool-slow-hook.test.ts: skipped, needs strace to stop a hook at its rename');
 
 const home = useTempHomes();
+// The age past which the old rule took a file from spool/tmp, and past which a live hook's file
+// still stops holding newer ones back (spoolStaleMs): 10 s by default, short here so that the
+// test waits past it in a moment instead of 11 s.
+const STALE_MS = 500;
 const payload = { session_id: 'sess-slow', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app', hook_event_name: 'UserPromptSubmit', prompt: 'the slow hook prompt about caching' };
 
 /** The prompt hook under strace, held `holdMs` on entry to its first rename (the spool's): stopped, traced. */
@@ -59,16 +65,22 @@ function prompts(events: Array<Record<string, any>>): string[] {
 }
 
 describe.skipIf(!hasStrace || process.platform !== 'linux')('a slow hook and a dead one', () => {
-  it('a hook stopped past 10 s keeps its file, and finishes its own rename when it goes on', async () => {
-    const h = home();
+  it('a hook stopped past the stale age keeps its file, and finishes its own rename when it goes on', async () => {
+    const h = home({ ENGRAM_SPOOL_STALE_MS: String(STALE_MS) });
     const hook = await stoppedHook(h, 100_000);
     expect(hook.tmpName).toMatch(/^\d{16}-\d+-[0-9a-f]{8}\.\d+\.json$/);
-    // Past the old rule's 10 s, by the file's name and by its mtime.
-    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    // Past the stale age (the old rule's 10 s), by the file's name and by its mtime.
+    await new Promise((resolve) => setTimeout(resolve, STALE_MS + 200));
+    // Beside it, a file of the same age whose name carries no writer to ask (an older hook's): the
+    // age rule takes it as a dead hook's, which says the drain saw them both past the stale age.
+    const [orphan] = syntheticEvents({ sessions: 1, eventsPerSession: 1 });
+    writeFileSync(join(h.paths.spoolTmp, spoolFileName(Date.now() * 1000 - 2 * STALE_MS * 1000, 1)), JSON.stringify(orphan));
     const drained = await cliHere(['worker', '--drain'], h.env);
     expect(drained.code).toBe(0);
     expect(readdirSync(h.paths.spoolTmp)).toEqual([hook.tmpName]);
-    expect(prompts(await dumpLog(h.env))).toEqual([]);
+    const log = await dumpLog(h.env);
+    expect(log.map((event) => event.id)).toEqual([orphan!.id]);
+    expect(prompts(log)).toEqual([]);
 
     // Let go, it renames its own file and ends: nothing in hooks.log, nothing left in spool/tmp.
     await hook.release();

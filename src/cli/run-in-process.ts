@@ -4,6 +4,7 @@ import { embedderChoice } from '../recall/embedders/embedder-choice.js';
 import { engineCommands } from '../commands/all-commands.js';
 import { commandArgs, type CommandOutput } from '../commands/command.js';
 import { openEngine, type ComposedEngine } from '../composition/open-engine.js';
+import { ingestFromEnv } from '../ingest/ingest-from-env.js';
 import { distillerFromEnv } from '../reactors/distiller-from-env.js';
 import { skillsFromEnv } from '../reactors/skills-from-env.js';
 import type { Clock } from '../clock.js';
@@ -37,6 +38,7 @@ export async function runInProcess(
       embedder: embedderChoice(ctx.env ?? process.env),
       skills: skillsFromEnv(ctx.env ?? process.env, ctx.paths),
       settings: settingsReport('cli', ctx.env ?? process.env),
+      ingest: ingestFromEnv(ctx.env ?? process.env),
     });
   } catch (err) {
     if (!isEngramError(err, 'LOG_LOCKED') || Date.now() > deadline) throw err;

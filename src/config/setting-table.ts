@@ -87,6 +87,16 @@ export const SETTINGS: readonly SettingSpec[] = [
     shape: int(1), fromText: num,
   }),
   setting({
+    key: 'spoolStaleMs', env: 'ENGRAM_SPOOL_STALE_MS', default: '10000',
+    doc: "a hook's file still being written in `spool/tmp` holds newer files back (exact spool order) for at most this many ms; a live hook's file is never taken, but one whose writer cannot be asked (no /proc) is taken as a dead hook's once this old",
+    shape: int(1), fromText: num,
+  }),
+  setting({
+    key: 'spoolFutureWaitMs', env: 'ENGRAM_SPOOL_FUTURE_WAIT_MS', default: '2000',
+    doc: "a spool file named ahead of this machine's clock (another clock's name) waits this many ms, for order with a clock off by a second or two, then is taken anyway",
+    shape: int(0), fromText: num,
+  }),
+  setting({
     key: 'modelIdleMs', env: 'ENGRAM_MODEL_IDLE_MS', default: '600000',
     doc: "the worker lets go of the vectors' model after this many ms unused (about 130 MB) and loads it again on the next recall, answering without vectors while it loads",
     shape: int(1), fromText: num,

@@ -15,6 +15,7 @@ import { recallFirst } from './recall-first.js';
 import { engineCommands } from '../commands/all-commands.js';
 import { searchMemories } from '../commands/search-memories.js';
 import { openEngine, type ComposedEngine, type OpenEngineOptions } from '../composition/open-engine.js';
+import { ingestFromEnv } from '../ingest/ingest-from-env.js';
 import { formatPidFile, processRunning, readPidFile } from '../launch/live-worker.js';
 import { foreignSocketAdvice, prepareSocketDir } from '../socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from '../socket/socket-server.js';
@@ -358,7 +359,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded, warmModel: true });
+      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded, warmModel: true, ingest: ingestFromEnv(options.settingsEnv ?? process.env) });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;
