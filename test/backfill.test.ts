@@ -5,7 +5,8 @@ import { generateClaudeDir } from '../bench/claude-history.js';
 import { runBackfill } from '../src/backfill/run-backfill.js';
 import { LevelEventLog } from '../src/log/level-event-log.js';
 import { projectSlug } from '../src/paths.js';
-import { cliHere, dumpLog, runHook, useTempHomes } from './support/temp-home.js';
+import { runHookHere } from './support/hook-here.js';
+import { cliHere, dumpLog, useTempHomes } from './support/temp-home.js';
 
 const newHome = useTempHomes();
 const NOW = '2026-12-01T10:00:00.000Z';
@@ -154,7 +155,9 @@ describe('engram backfill', () => {
         return [];
       }
     });
-    // The hooks were installed before the second prompt (a moment after the line before it).
+    // The hooks were installed before the second prompt (a moment after the line before it). They
+    // run in this process (the hooks' built bundles, hook-here.ts): what they record is the point
+    // here, not their processes.
     const typed = (line: Dumped) => line.type === 'user' && !line.isMeta && !line.isCompactSummary && !line.isSidechain &&
       (typeof line.message?.content === 'string' || line.message?.content?.[0]?.type === 'text');
     const prompts = lines.filter(typed);
@@ -166,13 +169,13 @@ describe('engram backfill', () => {
       const content = line.message?.content;
       if (line.type === 'assistant') for (const block of content ?? []) if (block.type === 'tool_use') uses.set(block.id, block);
       if (line.type !== 'user') continue;
-      if (typed(line)) await runHook('UserPromptSubmit', { ...common, prompt: typeof content === 'string' ? content : content[0].text }, env);
+      if (typed(line)) await runHookHere('UserPromptSubmit', { ...common, prompt: typeof content === 'string' ? content : content[0].text }, env);
       else if (Array.isArray(content)) {
         for (const block of content ?? []) {
           const use = uses.get(block.tool_use_id);
           if (block.type !== 'tool_result' || !use) continue;
-          if (block.is_error) await runHook('PostToolUseFailure', { ...common, tool_name: use.name, tool_input: use.input, tool_use_id: use.id, error: block.content }, env);
-          else await runHook('PostToolUse', { ...common, tool_name: use.name, tool_input: use.input, tool_use_id: use.id, tool_response: {} }, env);
+          if (block.is_error) await runHookHere('PostToolUseFailure', { ...common, tool_name: use.name, tool_input: use.input, tool_use_id: use.id, error: block.content }, env);
+          else await runHookHere('PostToolUse', { ...common, tool_name: use.name, tool_input: use.input, tool_use_id: use.id, tool_response: {} }, env);
         }
       }
     }

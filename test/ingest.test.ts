@@ -7,7 +7,7 @@ import { systemClock } from '../src/clock.js';
 import type { Envelope } from '../src/events/envelope.js';
 import { spoolFileName } from '../src/spool/spool-file-name.js';
 import { openEngine } from '../src/composition/open-engine.js';
-import { cliHere, cliPath, drain, dumpLog, runCli, runHook, useTempHomes, type ProcessResult, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runHook, useTempHomes, type ProcessResult, type TempHome } from './support/temp-home.js';
 import { handHomeBack, runCliUnprivileged } from './support/unprivileged.js';
 import { useWarmHookCode } from './support/warm-hook-code.js';
 
@@ -55,7 +55,8 @@ const KILLS = Number(process.env.ENGRAM_TEST_INGEST_KILLS ?? 12);
 // Real hook and worker processes by the dozen, on 2 shared cores: minutes, not the default minute.
 describe('ingest', { timeout: 180_000 }, () => {
   it(`${BURST} hook processes started at once for 4 sessions: exactly ${BURST} events, each session in the order its hooks ran`, async () => {
-    const h = home();
+    // About the spool, not recall: no worker runs, so the prompt hooks do not ask one for it.
+    const h = home({ ENGRAM_RECALL_WAIT_MS: '0' });
     await warmHookCode(h, ['UserPromptSubmit']);
     const sessions = ['alpha', 'bravo', 'charlie', 'delta'];
     const results = await Promise.all(Array.from({ length: BURST }, (_, i) => runHook('UserPromptSubmit', prompt(sessions[i % 4]!, i), h.env)));
@@ -76,7 +77,7 @@ describe('ingest', { timeout: 180_000 }, () => {
     // free for the ones that overlap them.
     const h = home({ ENGRAM_RECALL_WAIT_MS: '0' });
     await warmHookCode(h, ['UserPromptSubmit']);
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     // Four sessions side by side, each running its hooks one after the other, and the rest of
     // the stream landing among them over four more sessions: hook k of the stream is spawned once
     // hook k - WINDOW has exited, so WINDOW of them overlap at any moment however loaded the
@@ -206,7 +207,8 @@ describe('ingest', { timeout: 180_000 }, () => {
   }, 180_000);
 
   it('hooks racing to start the worker start exactly one', async () => {
-    const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
+    // Which hook starts the worker, not what it recalls: the hooks do not wait on its recall.
+    const h = home({ ENGRAM_WORKER_AUTOSTART: '1', ENGRAM_RECALL_WAIT_MS: '0' });
     await warmHookCode(h, ['UserPromptSubmit']);
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => runHook('UserPromptSubmit', prompt('race', i), h.env)));
     expect(results.every((r) => r.code === 0)).toBe(true);
@@ -287,7 +289,8 @@ describe('ingest', { timeout: 180_000 }, () => {
   });
 
   it('a file named in the future is ingested after a bounded wait, and the drain ends', async () => {
-    const h = home();
+    // The bound is spoolFutureWaitMs (2 s by default): shorter here, the same wait and the same end.
+    const h = home({ ENGRAM_SPOOL_FUTURE_WAIT_MS: '300' });
     mkdirSync(h.paths.spoolNew, { recursive: true });
     const [now, ahead, after] = syntheticEvents({ sessions: 1, eventsPerSession: 3 });
     const hour = 3_600_000_000;

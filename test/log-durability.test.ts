@@ -213,7 +213,7 @@ describe('a damaged log', () => {
     expect(check.damaged.length).toBeGreaterThan(0);
 
     // A worker finds it too, says so, and takes nothing in: the hook's file waits in the spool.
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     expect(await waitUntil(() => existsSync(h.paths.logBroken))).toBe(true);
     expect(readFileSync(h.paths.workerLog, 'utf8')).toMatch(/the log is damaged: seqs .* ingest stopped/);
     const waiting = syntheticEvents({ sessions: 1, eventsPerSession: 1, seed: 99 })[0]!;
@@ -251,7 +251,7 @@ describe('a worker start', () => {
     await log.close();
     const startedWith = async (): Promise<string> => {
       const before = existsSync(h.paths.workerLog) ? readFileSync(h.paths.workerLog, 'utf8').length : 0;
-      expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+      expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
       let line = '';
       expect(await waitUntil(() => {
         line = (existsSync(h.paths.workerLog) ? readFileSync(h.paths.workerLog, 'utf8').slice(before) : '').match(/read the log back from seq \d+ to \d+/)?.[0] ?? '';
