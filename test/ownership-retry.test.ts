@@ -29,7 +29,8 @@ describe('a sink whose directory failed', () => {
       writeFileSync(memory, 'not a directory');
       for (let i = 0; i < 4; i++) await prompt(`prompt number ${i} while the directory is gone`);
       await prompt('From now on always run the linter before committing.');
-      expect(await waitUntil(async () => (await dumpLog(home.env)).filter((e) => e.type === 'PromptSubmitted').length >= 6, 30_000)).toBe(true);
+      // Asked every 200 ms, not 50: each look is a dump over the worker's socket, CPU the worker needs.
+      expect(await waitUntil(async () => (await dumpLog(home.env)).filter((e) => e.type === 'PromptSubmitted').length >= 6, 30_000, 200)).toBe(true);
       // Until the worker has tried to write the memory directory and failed, as it reports, with
       // every event in (not a fixed wait that may end before or long after).
       expect(
@@ -37,7 +38,7 @@ describe('a sink whose directory failed', () => {
           const facts = JSON.parse((await cliHere(['worker', 'status', '--json'], home.env)).stdout) as { head: number; projectors: Array<{ name: string; seq: number; failedRows: unknown[] }> };
           const memories = facts.projectors.find((p) => p.name === 'memories')!;
           return memories.seq >= facts.head && memories.failedRows.length > 0;
-        }, 30_000),
+        }, 30_000, 200),
       ).toBe(true);
       renameSync(memory, `${memory}.file`);
       renameSync(`${memory}.away`, memory);
