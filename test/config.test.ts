@@ -105,7 +105,8 @@ describe('config.json: one file, the environment over it', () => {
       after = (await cliHere(['doctor'], h.env)).stdout;
       const now = /settings of the worker \(pid (\d+)\)/.exec(after)?.[1];
       return now !== undefined && now !== pid;
-    }, 60_000)).toBe(true);
+      // Every 250 ms: each look is a doctor run, CPU the successor's start needs.
+    }, 60_000, 250)).toBe(true);
     expect(after).toContain('      distiller = on  (config.json)');
     expect(after).not.toContain('config.json now says');
     expect(readFileSync(h.paths.workerLog, 'utf8')).toContain('config.json changed (distiller: off → on); restarting to apply it');

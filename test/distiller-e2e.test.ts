@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseMemoryFile } from '../src/memories/memory-file.js';
 import { projectMemoryDir } from '../src/paths.js';
+import { runHookHere } from './support/hook-here.js';
 import { cliHere, drain, dumpLog, repoRoot, runHook, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
@@ -23,8 +24,13 @@ const answers = {
   'marker-bravo': { episode: { name: 'Shipped the payouts report', description: 'the payouts report shipped through CI', body: 'Payouts.' }, candidates: [{ ...pnpm, name: 'pnpm for installs' }, { ...ciOnly, name: 'CI-only deploys' }] },
 };
 
-/** One session through the real hooks: a transcript in Claude Code's format, three prompts, five tool calls, an end. */
-async function session(h: TempHome, project: string, id: string, marker: string, day: string): Promise<void> {
+/**
+ * One session through the real hooks: a transcript in Claude Code's format, three prompts, five
+ * tool calls, an end. `processes`: each hook a process of its own, as Claude Code runs them (the
+ * first session of the file); else each built hook bundle run in this process
+ * (test/support/hook-here.ts), the same parsing, redaction and spool file without ten node starts.
+ */
+async function session(h: TempHome, project: string, id: string, marker: string, day: string, through: 'processes' | 'here' = 'here'): Promise<void> {
   // Where Claude Code keeps transcripts: one anywhere else is not read.
   const transcript = join(h.paths.claude, 'projects', 'e2e', `${id}.jsonl`);
   mkdirSync(join(h.paths.claude, 'projects', 'e2e'), { recursive: true });
@@ -37,13 +43,17 @@ async function session(h: TempHome, project: string, id: string, marker: string,
   writeFileSync(transcript, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
   const base = { session_id: id, cwd: project, transcript_path: transcript };
   const hook = async (name: Parameters<typeof runHook>[0], payload: object, minute: number) => {
-    const result = await runHook(name, { ...base, hook_event_name: name, ...payload }, { ...h.env, ENGRAM_NOW: at(minute) });
+    const env = { ...h.env, ENGRAM_NOW: at(minute) };
+    if (through === 'here') return runHookHere(name, { ...base, hook_event_name: name, ...payload }, env);
+    const result = await runHook(name, { ...base, hook_event_name: name, ...payload }, env);
     expect(result.code).toBe(0);
   };
   await hook('SessionStart', { source: 'startup' }, 0);
   for (const [i, prompt] of prompts.entries()) await hook('UserPromptSubmit', { prompt }, i * 2 + 1);
   for (let i = 0; i < 5; i++) await hook('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: join(project, `src/step-${i}.ts`) }, tool_response: {} }, 7 + i);
   await hook('SessionEnd', { reason: 'prompt_input_exit' }, 20);
+  // A hook exits 0 whatever happens; what went wrong would be a line in hooks.log.
+  expect(existsSync(h.paths.hooksLog) ? readFileSync(h.paths.hooksLog, 'utf8') : '').toBe('');
 }
 
 describe('the distiller, end to end through hooks, the worker and a fake LLM command', () => {
@@ -73,7 +83,7 @@ describe('the distiller, end to end through hooks, the worker and a fake LLM com
       data: { memoryId: 'm-old', origin: 'user', scope: 'project', ...oldRule, type: 'project', status: 'active', confidence: 0.8 },
     }));
 
-    await session(h, project, 'sess-alpha', 'marker-alpha', '2026-11-02');
+    await session(h, project, 'sess-alpha', 'marker-alpha', '2026-11-02', 'processes');
     await drain({ ...env, ENGRAM_NOW: '2026-11-02T11:00:00.000Z' });
     expect(llmCalls()).toBe(1);
     expect(file('set-up-installs-and-ci-deploys.md')).toMatchObject({ status: 'active', tier: 'episodic' });

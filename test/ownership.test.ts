@@ -84,20 +84,23 @@ describe('whose a file is (src/ownership)', () => {
     expect(kept === edited || (await dumpLog(home.env)).some((e) => e.type === 'MemoryEdited' && String(e.data.body).includes('HAND-FORGET'))).toBe(true);
   }, 120_000);
 
-  it.skipIf(!isRoot)('puts back a save that lands while the sink replaces the file (rename delayed with strace), and records it', async () => {
+  it.skipIf(!isRoot)('puts back a save that lands while the sink replaces the file (held before its rename with strace), and records it', async () => {
     const home = newHome();
     spool(home, [proposed('m1', 'Use pnpm', 'use pnpm, not npm')]);
     await drain(home.env);
     const file = join(memDir(home), 'use-pnpm.md');
     const before = readFileSync(file, 'utf8');
     const theirs = `${before}SAVED-DURING-WRITE\n`;
-    // Every rename of the command waits 1.5 s before it happens: the window between engram's look and its rename.
-    const child = spawn('strace', ['-f', '--seccomp-bpf', '-qq', '-o', '/dev/null', '-e', 'trace=rename', '-e', 'inject=rename:delay_enter=1500000', process.execPath, cliPath, 'memories', 'reinforce', 'Use pnpm', '--project', project], { env: home.env, stdio: 'ignore' });
+    // The window between engram's look and its rename, held open 1.5 s: strace delays the return of
+    // the one syscall that names this file just before the rename (the hard link to the file as it
+    // was; nothing runs between it and the rename), so the command's other renames (LevelDB's,
+    // the views') are not slowed as a delay on every rename would.
+    const child = spawn('strace', ['-f', '--seccomp-bpf', '-qq', '-o', '/dev/null', '-P', file, '-e', 'trace=link', '-e', 'inject=link:delay_exit=1500000', process.execPath, cliPath, 'memories', 'reinforce', 'Use pnpm', '--project', project], { env: home.env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     let saved = false;
     for (let i = 0; i < 600 && !saved; i++) {
-      if (leftovers(memDir(home)).some((name) => name.endsWith('.tmp'))) {
-        // The person's editor writes the file in place while engram's rename waits.
+      if (leftovers(memDir(home)).some((name) => name.endsWith('.old'))) {
+        // The person's editor writes the file in place while engram's rename waits (its hard link made).
         writeFileSync(file, theirs);
         saved = true;
       } else await new Promise((resolve) => setTimeout(resolve, 50));

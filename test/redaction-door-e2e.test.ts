@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectMemoryDir, projectSlug } from '../src/paths.js';
-import { cliHere, cliPath, drain, dumpLog, runCli, runHook, tempHome, type TempHome } from './support/temp-home.js';
+import { cliHere, cliPath, drain, dumpLog, runHook, tempHome, type TempHome } from './support/temp-home.js';
 
 /**
  * The one door for redaction (DESIGN.md invariant 3), through real processes: whatever way text
@@ -67,8 +67,8 @@ afterAll(async () => {
 describe('the one door for redaction, end to end', () => {
   it('MCP remember: neither the database URL\'s password nor the AWS key pair reaches the log, the memory file or MEMORY.md', async () => {
     // Started first and waited for: on a loaded machine a worker's first start can outlast the
-    // MCP server's wait for it.
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    // MCP server's wait for it. Asked from this process: the worker is a detached process either way.
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'mcp', '--project', project], env: h.env as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'engram-test', version: '1' });
     await client.connect(transport);

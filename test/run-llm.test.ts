@@ -235,7 +235,7 @@ describe('LlmRunner', () => {
     h.env.FAKE_LLM_ANSWERS = answers;
     // exec: the fake itself leads the group (a shell leader dying of SIGTERM would end it early).
     h.env.ENGRAM_LLM_CMD = `exec ${fakeCmd}`;
-    const runner = new LlmRunner({ env: h.env, killGraceMs: 1_000 });
+    const runner = new LlmRunner({ env: h.env, killGraceMs: 600 });
     const controller = new AbortController();
     const first = runner.run('first run', { signal: controller.signal });
     const second = runner.run('second run');
@@ -247,16 +247,18 @@ describe('LlmRunner', () => {
     const starts = readFileSync(h.file('log'), 'utf8').trim().split('\n').filter((line) => line.startsWith('start'));
     expect(starts).toHaveLength(2);
     // The hanging group ignores SIGTERM, so it lives until SIGKILL, a grace after the abort.
-    expect(Number(starts[1]!.split(' ')[2])).toBeGreaterThanOrEqual(abortedAt + 900);
+    expect(Number(starts[1]!.split(' ')[2])).toBeGreaterThanOrEqual(abortedAt + 500);
   });
 
   it('times a run from its start, not from when it was queued', async () => {
-    const h = fakeHome({ FAKE_LLM_DELAY_MS: '400' });
-    const runner = new LlmRunner({ env: h.env, timeoutMs: 2_500 });
+    // Six runs of at least 300 ms each outlast one run's timeout; one run (a shell, a node start
+    // and the delay) stays well inside it.
+    const h = fakeHome({ FAKE_LLM_DELAY_MS: '300' });
+    const runner = new LlmRunner({ env: h.env, timeoutMs: 1_500 });
     const began = Date.now();
     const results = await Promise.all([1, 2, 3, 4, 5, 6].map((i) => runner.run(`prompt ${i}`)));
     // Together they took longer than one run's timeout, and none timed out.
-    expect(Date.now() - began).toBeGreaterThan(2_500);
+    expect(Date.now() - began).toBeGreaterThan(1_500);
     expect(results.map((r) => r.reason)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
   });
 });
