@@ -1,12 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 import { readPidFile } from '../src/launch/live-worker.js';
 import { runtimeLockfile, type Lockfile } from '../src/plugin/runtime-lockfile.js';
 import { cleanClone } from './support/clean-clone.js';
+import { scratchParent } from './support/scratch-dir.js';
 import { repoRoot, runCommand, useTempHomes, type ProcessResult } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -62,7 +62,8 @@ function writeInstallManifest(pkg: { version: string; dependencies: Record<strin
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'engram-pack-'));
+  // The clone, the tarballs, the prefix's ≈ 260 MB install and the global link: tmpfs where it has room.
+  work = mkdtempSync(join(scratchParent(), 'engram-pack-'));
   clone = join(work, 'clone');
   cleanClone(repoRoot, clone);
   expect(existsSync(join(clone, 'dist'))).toBe(false);
