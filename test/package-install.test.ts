@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
+import { readPidFile } from '../src/launch/live-worker.js';
 import { runtimeLockfile, type Lockfile } from '../src/plugin/runtime-lockfile.js';
 import { cleanClone } from './support/clean-clone.js';
+import { scratchParent } from './support/scratch-dir.js';
 import { repoRoot, runCommand, useTempHomes, type ProcessResult } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -15,7 +16,9 @@ import { waitUntil } from './support/wait-until.js';
  * package.json and a lockfile, `npm ci`), registered with `engram install`, driven by its
  * installed hooks; then a newer version installed over it while its worker runs and a session
  * is open. npm prefers its cache: after `npm ci` filled it, nothing is fetched. The pack and the
- * install are slow, so they are done once for the file.
+ * install are slow, so they are done once for the file, and the tarball's install (≈ 260 MB
+ * unpacked, LanceDB's native part most of it) runs while the clone's `npm install -g .` is tested:
+ * the tests of the installed copy wait for it (`tarballInstalled`).
  */
 const home = useTempHomes();
 let work: string;
@@ -25,12 +28,28 @@ let version: string;
 let build: string;
 let packed: string[];
 let clone: string;
+let tarballInstalled: Promise<void>;
 
-function npm(args: string[], cwd: string): void {
+function npmEnv(): NodeJS.ProcessEnv {
   // The CA file vitest.config.ts set aside: npm may still reach the registry through a proxy.
   const ca = process.env.ENGRAM_TEST_EXTRA_CA_CERTS === undefined ? {} : { NODE_EXTRA_CA_CERTS: process.env.ENGRAM_TEST_EXTRA_CA_CERTS };
-  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, ...ca, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' } });
+  return { ...process.env, ...ca, npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' };
+}
+
+function npm(args: string[], cwd: string): void {
+  const result = spawnSync('npm', args, { cwd, encoding: 'utf8', env: npmEnv() });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} in ${cwd}: ${result.stderr.slice(-3000)}`);
+}
+
+/** {@link npm} without blocking this process: the tests that do not need its result run meanwhile. */
+function npmInBackground(args: string[], cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { cwd, env: npmEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} in ${cwd} exited ${code}: ${stderr.slice(-3000)}`))));
+  });
 }
 
 /** The prefix's package.json and lockfile for `engram` from `tarballName`, with engram's locked dependencies. */
@@ -43,7 +62,8 @@ function writeInstallManifest(pkg: { version: string; dependencies: Record<strin
 }
 
 beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'engram-pack-'));
+  // The clone, the tarballs, the prefix's ≈ 260 MB install and the global link: tmpfs where it has room.
+  work = mkdtempSync(join(scratchParent(), 'engram-pack-'));
   clone = join(work, 'clone');
   cleanClone(repoRoot, clone);
   expect(existsSync(join(clone, 'dist'))).toBe(false);
@@ -58,11 +78,17 @@ beforeAll(() => {
   mkdirSync(prefix);
   cpSync(tarball, join(prefix, `engram-${version}.tgz`));
   writeInstallManifest(pkg, `engram-${version}.tgz`);
-  npm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], prefix);
-  build = /"([^"]+)"/.exec(readFileSync(join(prefix, 'node_modules', 'engram', 'dist', 'src', 'build-id.js'), 'utf8'))![1]!;
+  tarballInstalled = npmInBackground(['ci', '--no-audit', '--no-fund', '--loglevel=error'], prefix).then(() => {
+    build = /"([^"]+)"/.exec(readFileSync(join(prefix, 'node_modules', 'engram', 'dist', 'src', 'build-id.js'), 'utf8'))![1]!;
+  });
+  // Awaited by the tests that use it; a failure is theirs to report, not an unhandled rejection.
+  tarballInstalled.catch(() => undefined);
 }, 900_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(async () => {
+  await tarballInstalled?.catch(() => undefined);
+  rmSync(work, { recursive: true, force: true });
+});
 
 function engram(args: string[], env: NodeJS.ProcessEnv): Promise<ProcessResult> {
   // The bin npm linked, run as a shell would run it (its #! line), not through our node.
@@ -122,7 +148,8 @@ describe('installed from a clone, as the README says', () => {
 });
 
 describe('installed with npm from the packed tarball', () => {
-  it('carries only what runs, and `npm pack` built it from a clone without dist', () => {
+  it('carries only what runs, and `npm pack` built it from a clone without dist', { timeout: 900_000 }, async () => {
+    await tarballInstalled;
     expect(packed).toContain('package/dist/src/cli/main.js');
     expect(packed).toContain('package/dist/migrations/index.js');
     for (const spec of hookTable) expect(packed).toContain(`package/dist/hooks/${spec.file}`);
@@ -130,7 +157,8 @@ describe('installed with npm from the packed tarball', () => {
     expect(build).toMatch(new RegExp(`^${version.replace(/\./g, '\\.')}\\+\\d+$`));
   });
 
-  it('installs LanceDB without its transformers.js embedding function, which engram never loads, and LanceDB runs from the install', async () => {
+  it('installs LanceDB without its transformers.js embedding function, which engram never loads, and LanceDB runs from the install', { timeout: 900_000 }, async () => {
+    await tarballInstalled;
     const lock = JSON.parse(readFileSync(join(prefix, 'package-lock.json'), 'utf8')) as Lockfile;
     expect(lock.packages['node_modules/@lancedb/lancedb']!.optionalDependencies).not.toHaveProperty('@huggingface/transformers');
     for (const gone of ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'sharp']) expect(existsSync(join(prefix, 'node_modules', gone))).toBe(false);
@@ -139,7 +167,8 @@ describe('installed with npm from the packed tarball', () => {
     expect(run.stdout.trim(), run.stderr).toBe('1');
   });
 
-  it('engram install registers the installed copy\'s hooks by absolute path; a session through them is recorded and projected, and doctor is all ✓', { timeout: 300_000 }, async () => {
+  it('engram install registers the installed copy\'s hooks by absolute path; a session through them is recorded and projected, and doctor is all ✓', { timeout: 900_000 }, async () => {
+    await tarballInstalled;
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
     expect((await engram(['--version'], h.env)).stdout).toBe(`engram ${version} (build ${build})\n`);
     const installed = await engram(['install'], h.env);
@@ -181,7 +210,8 @@ describe('installed with npm from the packed tarball', () => {
     expect(await dump(h.env)).toHaveLength(events.length);
   });
 
-  it('a newer version installed over it while its worker runs and a session is open: the old worker hands over, the changed projection is rebuilt, nothing is lost or doubled', { timeout: 600_000 }, async () => {
+  it('a newer version installed over it while its worker runs and a session is open: the old worker hands over, the changed projection is rebuilt, nothing is lost or doubled', { timeout: 900_000 }, async () => {
+    await tarballInstalled;
     const h = home({ ENGRAM_WORKER_AUTOSTART: '1' });
     expect((await engram(['install'], h.env)).code).toBe(0);
     const settingsPath = join(h.paths.claude, 'settings.json');
@@ -192,8 +222,12 @@ describe('installed with npm from the packed tarball', () => {
     };
     await hook('SessionStart', { source: 'startup' });
     await hook('UserPromptSubmit', { prompt: 'the staging deploy needs the feature flag' });
+    // Waited for by the worker's pid file (which names its build), then asked of the installed CLI
+    // once: a `worker status` per poll cost a node start and the CLI's imports each time.
     const workerBuild = async () => /build (\S+),/.exec((await engram(['worker', 'status'], h.env)).stdout)?.[1];
-    expect(await waitUntil(async () => (await workerBuild()) === build && readdirSync(h.paths.spoolNew).length === 0, 60_000)).toBe(true);
+    const settled = (expected: string) => readPidFile(h.paths.pidFile)?.build === expected && readdirSync(h.paths.spoolNew).length === 0;
+    expect(await waitUntil(() => settled(build), 60_000)).toBe(true);
+    expect(await workerBuild()).toBe(build);
 
     // Version N+1: this tarball as the next release would differ from it, a newer version and
     // build, and the sessions projection's projectorVersion raised.
@@ -234,7 +268,8 @@ describe('installed with npm from the packed tarball', () => {
     await hook('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npm run deploy -- --staging' }, tool_response: { stdout: '' }, tool_use_id: 't2' });
     await hook('Stop', { stop_hook_active: false, last_assistant_message: 'Deployed with the flag.' });
     await hook('SessionEnd', { reason: 'prompt_input_exit' });
-    expect(await waitUntil(async () => (await workerBuild()) === nextBuild && readdirSync(h.paths.spoolNew).length === 0, 120_000)).toBe(true);
+    expect(await waitUntil(() => settled(nextBuild), 120_000)).toBe(true);
+    expect(await workerBuild()).toBe(nextBuild);
     expect((await engram(['worker', '--drain'], h.env)).code).toBe(0);
 
     const events = await dump(h.env);

@@ -22,8 +22,8 @@ export interface TempHome {
  * A fresh ENGRAM_HOME and CLAUDE_CONFIG_DIR for one test: nothing a test does may reach the
  * real ~/.engram or ~/.claude. Hooks do not start workers unless a test asks for it.
  */
-export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
-  const root = mkdtempSync(join(tmpdir(), 'engram-test-'));
+export function tempHome(extraEnv: NodeJS.ProcessEnv = {}, options: { parent?: string } = {}): TempHome {
+  const root = mkdtempSync(join(options.parent ?? tmpdir(), 'engram-test-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ENGRAM_HOME: join(root, 'home'),
@@ -112,13 +112,13 @@ export const hookFiles = Object.fromEntries(hookTable.map((spec) => [spec.event,
 export type HookName = HookEvent;
 
 /** Temporary homes for each test of a file, stopped and removed after each test. */
-export function useTempHomes(): (env?: NodeJS.ProcessEnv) => TempHome {
+export function useTempHomes(): (env?: NodeJS.ProcessEnv, options?: { parent?: string }) => TempHome {
   const homes: TempHome[] = [];
   afterEach(async () => {
     for (const home of homes.splice(0)) await home.cleanup();
   });
-  return (env = {}) => {
-    const h = tempHome(env);
+  return (env = {}, options = {}) => {
+    const h = tempHome(env, options);
     homes.push(h);
     return h;
   };
