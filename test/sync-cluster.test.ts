@@ -31,6 +31,19 @@ async function streamCluster(urls: string[]): Promise<{ leader: string | undefin
   }
 }
 
+/**
+ * Only the stream's leader, asked of `urls`: a consumer list waits ≈ 4 s on a consumer whose node
+ * is dead, and the check after the leader's death needs the stream alone.
+ */
+async function streamLeader(urls: string[]): Promise<string | undefined> {
+  const nc = await connect({ servers: urls });
+  try {
+    return (await (await jetstreamManager(nc)).streams.info('ENGRAM')).cluster?.leader;
+  } finally {
+    await nc.close();
+  }
+}
+
 /** An ordered consumer is renamed `<prefix>_<n>` when it resets; the prefix is the importer's. */
 const prefixOf = (name: string) => name.replace(/_\d+$/, '');
 
@@ -70,7 +83,7 @@ describe.skipIf(natsServerMissing)(`sync through a three-node JetStream cluster$
     // Then the node that orders the stream's writes dies with publishes in flight; the others elect another.
     write(300);
     expect(await waitUntil(() => ackedSeq(a) > 901)).toBe(true);
-    const { leader } = await streamCluster(cluster.urls);
+    const leader = await streamLeader(cluster.urls);
     expect(leader).toMatch(/^n\d$/);
     await cluster.node(leader!).kill('SIGKILL');
     write(300);
@@ -79,7 +92,7 @@ describe.skipIf(natsServerMissing)(`sync through a three-node JetStream cluster$
     if (!settled) console.log(`not converged after ${leader} died:\nA ${syncDiagnosis(a)}\nB ${syncDiagnosis(b)}`);
     expect(settled).toBeDefined();
     const survivors = cluster.urls.filter((_, i) => `n${i}` !== leader);
-    expect((await streamCluster(survivors)).leader).not.toBe(leader);
+    expect(await streamLeader(survivors)).not.toBe(leader);
     const { a: x, b: y } = settled!;
     expect(y.ids).toEqual(x.ids);
     expect(x.count).toBe(x.ids.size);

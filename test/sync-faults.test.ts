@@ -29,8 +29,8 @@ describe.skipIf(natsServerMissing)(`sync through a paused server${natsServerMiss
     const nats = await startNatsServer();
     servers.push(nats);
     const [a, b] = [syncMachine(home, nats.url), syncMachine(home, nats.url)];
-    await startWorker(a);
-    await startWorker(b);
+    // Side by side: each start is mostly the worker's own imports and log open, on two cores.
+    await Promise.all([startWorker(a), startWorker(b)]);
     let written = 0;
     const write = (n: number) => {
       for (let i = 0; i < n; i++) writeSpoolFile(a.paths, syncPrompt(`prompt ${written++} about the ledger`));
