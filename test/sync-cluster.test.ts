@@ -17,6 +17,13 @@ afterEach(async () => {
 /** Three servers and two workers on two cores shared by every test process. */
 const SLOW = 240_000;
 
+/**
+ * Three copies of the stream; 2 s timeouts, not syncMachine's 1 s: acks of a window of 256
+ * publishes copied to three servers on a loaded machine outlast 1 s, and each ack timed out is
+ * a window sent again (more CPU, the test slower).
+ */
+const CLUSTER_MACHINE = { ENGRAM_SYNC_REPLICAS: '3', ENGRAM_SYNC_TIMEOUT_MS: '2000' };
+
 /** The stream as the cluster sees it: its leader, its replicas, and which node runs each consumer (by name). */
 async function streamCluster(urls: string[]): Promise<{ leader: string | undefined; replicas: number; consumers: Map<string, string | undefined> }> {
   const nc = await connect({ servers: urls });
@@ -53,7 +60,7 @@ describe.skipIf(natsServerMissing)(`sync through a three-node JetStream cluster$
     clusters.push(cluster);
     // Both machines know every node, as a team would configure them.
     const url = cluster.urls.join(',');
-    const [a, b] = [syncMachine(home, url, { ENGRAM_SYNC_REPLICAS: '3' }), syncMachine(home, url, { ENGRAM_SYNC_REPLICAS: '3' })];
+    const [a, b] = [syncMachine(home, url, CLUSTER_MACHINE), syncMachine(home, url, CLUSTER_MACHINE)];
     // B first, so the one consumer the stream has then is B's importer's.
     await startWorker(b);
     let consumerOfB: string | undefined;
