@@ -29,8 +29,8 @@ describe.skipIf(natsServerMissing)(`sync through a paused server${natsServerMiss
     const nats = await startNatsServer();
     servers.push(nats);
     const [a, b] = [syncMachine(home, nats.url), syncMachine(home, nats.url)];
-    await startWorker(a);
-    await startWorker(b);
+    // Side by side: each start is mostly the worker's own imports and log open, on two cores.
+    await Promise.all([startWorker(a), startWorker(b)]);
     let written = 0;
     const write = (n: number) => {
       for (let i = 0; i < n; i++) writeSpoolFile(a.paths, syncPrompt(`prompt ${written++} about the ledger`));
@@ -61,8 +61,8 @@ describe.skipIf(natsServerMissing)(`sync through a paused server${natsServerMiss
     expect(Object.keys(memoryFiles(b)).some((p) => /real-database/.test(p))).toBe(true);
     // Each machine folds its own log (A's events in a different order from B's imports): a rebuild
     // of either writes that machine's files again byte for byte.
-    for (const m of [a, b]) {
-      const { before, after } = await rebuildKeepsFiles(m);
+    // Both machines side by side: the stop and rebuild of one overlap the waits of the other.
+    for (const { before, after } of await Promise.all([a, b].map(rebuildKeepsFiles))) {
       expect(Object.keys(before).some((p) => /memory\/.*real-database/.test(p))).toBe(true);
       expect(after).toEqual(before);
     }

@@ -153,8 +153,9 @@ describe.skipIf(natsServerMissing)(`team sync through a real nats-server${natsSe
       const joined = await cliHere(['team', 'join', nats.url, '--project', dir], m.env);
       expect(joined.code, joined.stderr).toBe(0);
       expect(joined.stdout).toMatch(/shares its memories with the team as github.com\/Acme\/payments-api/);
-      await startWorker(m);
     }
+    // Side by side: each start is mostly the worker's own imports and log open, on two cores.
+    await Promise.all([startWorker(a), startWorker(b)]);
     const PROMPT_MARKER = 'QUOKKA-PROMPT-7731';
     const OTHER_MARKER = 'WOMBAT-LESSON-5519';
     writeSpoolFile(a.paths, prompt(projectA, `please look at the ${PROMPT_MARKER} invoices module`));

@@ -7,7 +7,7 @@ import type { Envelope } from '../src/events/envelope.js';
 import { writeSpoolFile } from '../src/hooks/write-spool-file.js';
 import { syncFolder } from '../src/sync/sync-settings.js';
 import { natsServerMissing, startNatsServer, type NatsServer } from './support/nats-server.js';
-import { converged, memoryFiles, sharedIds, startWorker, streamMessages, syncMachine, syncPrompt as prompt, syncStatus as status } from './support/sync-machines.js';
+import { converged, memoryFiles, sharedIds, startWorker, stopWorker, streamMessages, syncMachine, syncPrompt as prompt, syncStatus as status } from './support/sync-machines.js';
 import { cliHere, dumpLog, tempHome, useTempHomes, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -31,15 +31,14 @@ const machine = (url: string): TempHome => syncMachine(home, url);
 
 describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${natsServerMissing ? ` (skipped: ${natsServerMissing})` : ''}`, () => {
   // One server and two machines for the tests that only add events of their own (none kills or
-  // restarts anything, and each looks only at what its events made): two workers' starts, not four.
+  // restarts the server or A, and each looks only at what its events made): two workers' starts, not six.
   describe('two machines that stay up', () => {
     let pair: Promise<{ nats: NatsServer; a: TempHome; b: TempHome }> | undefined;
     const shared = () => (pair ??= (async () => {
       const nats = await startNatsServer();
       const [a, b] = [syncMachine(tempHome, nats.url), syncMachine(tempHome, nats.url)];
-      // B first: it is up before A's first event is sent.
-      await startWorker(b);
-      await startWorker(a);
+      // Both up before A's first event is sent; side by side, each start being mostly the worker's own imports.
+      await Promise.all([startWorker(a), startWorker(b)]);
       return { nats, a, b };
     })());
     afterAll(async () => {
@@ -87,13 +86,31 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
       expect(onB[0]!.data.excerpt).toMatch(/bump the ledger version/);
       expect({ ...onB[0], seq: 0 }).toEqual({ ...onA[0], seq: 0 });
     }, SLOW);
+
+    // B's worker stopped, not a third machine: the same catch-up of a backlog (two fetches of 500)
+    // from B's cursor, without two more workers' starts.
+    it('B offline for 1,000 events catches up when its worker starts, to the same memory files', async () => {
+      const { a, b } = await shared();
+      await stopWorker(b);
+      const { ids: had, events: before } = await sharedIds(a);
+      for (let i = 0; i < 999; i++) writeSpoolFile(a.paths, prompt(`an ordinary prompt ${i} about invoices`));
+      writeSpoolFile(a.paths, prompt('remember that refunds go through the ledger service'));
+      // All 1,000 taken in by A (its spool empty) and sent, before B's worker starts.
+      expect(await waitUntil(() => {
+        const s = status(a);
+        return s !== undefined && readdirSync(a.paths.spoolNew).length === 0 && s.localHead >= before.length + 1000 && s.forwardedTo === s.localHead;
+      }, 120_000)).toBe(true);
+      await startWorker(b);
+      expect(await converged(a, b, had.size + 1000)).toBeDefined();
+      expect(await waitUntil(() => JSON.stringify(memoryFiles(a)) === JSON.stringify(memoryFiles(b)), 30_000)).toBe(true);
+      expect(Object.keys(memoryFiles(b)).some((p) => /refunds/.test(p))).toBe(true);
+    }, SLOW);
   });
 
   it('kill -9 of the server and of A\'s worker mid-publish lose nothing and store nothing twice', async () => {
     const nats = await server();
     const [a, b] = [machine(nats.url), machine(nats.url)];
-    await startWorker(a);
-    await startWorker(b);
+    await Promise.all([startWorker(a), startWorker(b)]);
     const written: string[] = [];
     const write = (n: number) => {
       for (let i = 0; i < n; i++) written.push(writeSpoolFile(a.paths, prompt(`prompt ${written.length} about the ledger`)));
@@ -131,22 +148,6 @@ describe.skipIf(natsServerMissing)(`personal sync through a real nats-server${na
     expect(prompts).toHaveLength(2000);
     // The stream too holds each event once: the resends were dropped by their Nats-Msg-Id.
     expect(await streamMessages(nats.url)).toBe(x.ids.size);
-  }, SLOW);
-
-  it('B offline for 1,000 events catches up when its worker starts, to the same memory files', async () => {
-    const nats = await server();
-    const [a, b] = [machine(nats.url), machine(nats.url)];
-    await startWorker(a);
-    for (let i = 0; i < 999; i++) writeSpoolFile(a.paths, prompt(`an ordinary prompt ${i} about invoices`));
-    writeSpoolFile(a.paths, prompt('remember that refunds go through the ledger service'));
-    expect(await waitUntil(() => {
-      const s = status(a);
-      return s !== undefined && s.localHead >= 1000 && s.forwardedTo === s.localHead;
-    }, 120_000)).toBe(true);
-    await startWorker(b);
-    expect(await converged(a, b, 1000)).toBeDefined();
-    expect(await waitUntil(() => JSON.stringify(memoryFiles(a)) === JSON.stringify(memoryFiles(b)), 30_000)).toBe(true);
-    expect(Object.keys(memoryFiles(b)).some((p) => /refunds/.test(p))).toBe(true);
   }, SLOW);
 
   it('takes in only what passes the checks: a bad message is kept aside with its reason, never appended', async () => {

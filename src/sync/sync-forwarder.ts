@@ -42,7 +42,8 @@ function subjectFor(link: SyncLink, event: Pick<Envelope, 'type' | 'data'>): str
 export function syncForwarder(link: SyncLink): Reactor {
   // After a failed round the next waits, longer each time up to MAX_BACKOFF_MS: a server away
   // costs a connection attempt now and then, not a lane kept busy (which held the worker awake).
-  // A connection made again meanwhile ends the wait: the server is back, and what it missed goes now.
+  // The server found answering again meanwhile (a connection made again, or the importer following
+  // the stream again once a cluster elected its new leader) ends the wait: what it missed goes now.
   let delay = FIRST_BACKOFF_MS;
   let retryAt = 0;
   let connectsAtFailure = 0;

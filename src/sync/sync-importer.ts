@@ -17,8 +17,11 @@ import { teamSubject } from './sync-subject.js';
 
 /** Messages taken per fetch: one log append and one cursor write each. */
 const FETCH_BATCH = 500;
-/** How long one fetch waits for messages before asking again. */
+/** How long one fetch waits for messages before asking again; a syncTimeoutMs shorter shortens it, to the client's least (1 s). */
 const FETCH_EXPIRES_MS = 2000;
+const LEAST_FETCH_EXPIRES_MS = 1000;
+/** The importer's first wait after a failure, doubling up to one syncTimeoutMs (5 s by default). */
+const FIRST_RETRY_MS = 250;
 
 export interface SyncImporterOptions {
   link: SyncLink;
@@ -58,23 +61,28 @@ export class SyncImporter {
   async #loop(): Promise<void> {
     const { link } = this.#options;
     const signal = this.#abort.signal;
-    let backoff = 250;
+    let backoff = FIRST_RETRY_MS;
+    let failed = false;
     while (!signal.aborted && !link.closed) {
       try {
-        await this.#follow(signal);
+        // The stream answered (its info, a consumer made): the waits start over, and a forwarder backing off goes again.
+        await this.#follow(signal, () => {
+          if (failed) link.noteFollowingAgain();
+          failed = false;
+          backoff = FIRST_RETRY_MS;
+        });
       } catch (err) {
         if (signal.aborted || link.closed) return;
+        failed = true;
         link.noteError(err);
         await abortableSleep(backoff, signal);
-        backoff = Math.min(backoff * 2, 5000);
-        continue;
+        backoff = Math.min(backoff * 2, link.settings.timeoutMs);
       }
-      backoff = 250;
     }
   }
 
   /** Follows the stream from the cursor until something fails (the caller starts again). */
-  async #follow(signal: AbortSignal): Promise<void> {
+  async #follow(signal: AbortSignal, following: () => void): Promise<void> {
     const { link } = this.#options;
     const { js, jsm } = await link.connection(signal, 60_000);
     const cursor = await link.store.cursor();
@@ -88,12 +96,14 @@ export class SyncImporter {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: cursor + 1,
     });
+    following();
     // A fetch not over two timeouts (syncTimeoutMs) after it expired is stalled: its consumer lived
     // on a cluster node that died, and the client's ordered consumer asks after it forever
     // (test/sync-cluster.test.ts).
-    const stalledMs = FETCH_EXPIRES_MS + 2 * link.settings.timeoutMs;
+    const expires = Math.max(LEAST_FETCH_EXPIRES_MS, Math.min(FETCH_EXPIRES_MS, link.settings.timeoutMs));
+    const stalledMs = expires + 2 * link.settings.timeoutMs;
     while (!signal.aborted && !link.closed) {
-      const messages = await consumer.fetch({ max_messages: FETCH_BATCH, expires: FETCH_EXPIRES_MS });
+      const messages = await consumer.fetch({ max_messages: FETCH_BATCH, expires });
       const stop = () => void messages.close();
       signal.addEventListener('abort', stop, { once: true });
       let stalled = false;

@@ -83,9 +83,18 @@ export class SyncLink {
     return this.#closed;
   }
 
-  /** How many times a connection was made or made again: a forwarder backing off tries again once it grows. */
+  /**
+   * How many times the server was found answering again: a connection made or made again, or the
+   * importer following the stream again after a failure (a cluster that elected the stream's new
+   * leader, over the same connection). A forwarder backing off tries again once it grows.
+   */
   get connects(): number {
     return this.#connects;
+  }
+
+  /** The importer follows the stream again after a failure: JetStream answers for it. */
+  noteFollowingAgain(): void {
+    this.#connects++;
   }
 
   /**
@@ -116,7 +125,8 @@ export class SyncLink {
       name: `engram ${process.pid}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 250,
-      timeout: 2000,
+      // A handshake is waited on as a silent server is: never longer than syncTimeoutMs (2 s by default, as before).
+      timeout: Math.min(2000, settings.timeoutMs),
       // Two pings unanswered and the connection is given up and made again (syncTimeoutMs).
       pingInterval: settings.timeoutMs,
       maxPingOut: 2,
@@ -125,7 +135,8 @@ export class SyncLink {
     };
     const nc = await connect(options);
     try {
-      const jsm = await jetstreamManager(nc, { timeout: 5000 });
+      // JetStream's API (stream info, consumer made again) waits one syncTimeoutMs (5 s by default, as before).
+      const jsm = await jetstreamManager(nc, { timeout: settings.timeoutMs });
       await this.#ensureStream(jsm);
       this.#status.connected = true;
       this.#connects++;

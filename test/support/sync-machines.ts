@@ -16,11 +16,11 @@ export const SYNC_PROJECT = '/home/dev/src/payments-api';
 
 /**
  * A machine syncing through `url` (comma-separated for a cluster), made by the test file's
- * `useTempHomes()`. It waits 2 s, not 5, on a server gone silent (syncTimeoutMs): the fault tests
+ * `useTempHomes()`. It waits 1 s, not 5, on a server gone silent (syncTimeoutMs): the fault tests
  * wait out the client's pings, acks and stalled fetches, which take two or three of these each.
  */
 export function syncMachine(home: (env?: NodeJS.ProcessEnv) => TempHome, url: string, env: NodeJS.ProcessEnv = {}): TempHome {
-  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000', ENGRAM_SYNC_TIMEOUT_MS: '2000', ...env });
+  return home({ ENGRAM_SYNC_SCOPE: 'personal', ENGRAM_SYNC_URL: url, ENGRAM_SYNC_USER: 'dev', ENGRAM_WORKER_IDLE_MS: '600000', ENGRAM_SYNC_TIMEOUT_MS: '1000', ...env });
 }
 
 /** `engram worker --detach` run in this process (the worker itself is its own detached process, as ever). */
@@ -77,11 +77,15 @@ export async function streamMessages(urls: string | string[]): Promise<number> {
   }
 }
 
-/** The memory files as they stand, read while a worker may be writing: its temporary files left out, a walk that met a file renamed under it done again. */
+/**
+ * The memory files as they stand, read while a worker may be writing: its temporary files left
+ * out, and Claude Code's transcripts (`*.jsonl`, beside them: one machine's own), a walk that met
+ * a file renamed under it done again.
+ */
 export function memoryFiles(m: TempHome): Record<string, string> {
   for (;;) {
     try {
-      return Object.fromEntries(Object.entries(walkFiles(join(m.root, 'claude', 'projects'))).filter(([path]) => !/\/\.engram-[^/]*\.tmp$/.test(path)));
+      return Object.fromEntries(Object.entries(walkFiles(join(m.root, 'claude', 'projects'))).filter(([path]) => !/\/\.engram-[^/]*\.tmp$/.test(path) && !path.endsWith('.jsonl')));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
