@@ -53,7 +53,8 @@ export function startModelHost(code: string, data: unknown, where: 'thread' | 'p
     };
   }
   // Its own output is nobody's: errors come back as messages. `advanced`: typed arrays as they are.
-  const child = spawn(process.execPath, ['-e', code, JSON.stringify(data)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+  // `--expose-gc`: the code may drop what it loaded only to build its model (gc(), if defined).
+  const child = spawn(process.execPath, ['--expose-gc', '-e', code, JSON.stringify(data)], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('error', (err) => end(err.message, err));
   child.on('exit', (exitCode, signal) => end(`its process ended (${signal ?? `exit code ${exitCode}`})`));

