@@ -211,7 +211,7 @@ async function benchRecall(): Promise<void> {
         ratio: r.medianMs / ranking[0]!.medianMs,
         target: r.size === 10_000 ? 'p95 < 30 ms' : 'reported',
         ok: r.size !== 10_000 || r.p95Ms < 30,
-        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms, of which the query's embedding median ${r.embedMedianMs?.toFixed(2)} ms (USE Lite in its thread; vectors from the in-memory mirror up to 50,000, LanceDB past it; BM25 over every memory sharing a word, fusion; ratio to 1,000)`,
+        detail: `median ${r.medianMs.toFixed(2)} ms, p95 ${r.p95Ms.toFixed(2)} ms, of which the query's embedding median ${r.embedMedianMs?.toFixed(2)} ms (USE Lite on ${embedder.kernel?.() ?? 'its thread'}; vectors from the in-memory mirror up to 50,000, LanceDB past it; BM25 over every memory sharing a word, fusion; ratio to 1,000)`,
       });
     }
   } finally {

@@ -12,7 +12,8 @@ export interface WorkerRssResult {
 }
 
 interface Status {
-  model: { state: string; unloads?: number };
+  /** `rssMb`: the model's own process (USE Lite on onnxruntime), counted in "with the model". */
+  model: { state: string; unloads?: number; rssMb?: number };
   rssMb: number;
 }
 
@@ -69,7 +70,7 @@ export async function workerRssBench(options: { repo: string; dir: string }): Pr
     const loaded = status();
     const letGo = await until((s) => (s.model.unloads ?? 0) >= 1 && s.model.state === 'not loaded');
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    return { neverLoadedMb: never.rssMb, withModelMb: loaded.model.state === 'loaded' ? loaded.rssMb : Number.NaN, letGoMb: status().rssMb || letGo.rssMb };
+    return { neverLoadedMb: never.rssMb, withModelMb: loaded.model.state === 'loaded' ? loaded.rssMb + (loaded.model.rssMb ?? 0) : Number.NaN, letGoMb: status().rssMb || letGo.rssMb };
   } finally {
     spawnSync(process.execPath, [cli, 'worker', 'stop'], { env });
   }

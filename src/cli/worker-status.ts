@@ -8,7 +8,7 @@ interface StatusFacts {
   spool: SpoolCounts;
   projectors: ProjectorStatus[];
   /** Absent from workers of earlier builds. */
-  model?: { state: string; idleMs?: number };
+  model?: { state: string; idleMs?: number; kernel?: string; rssMb?: number };
   rssMb?: number;
 }
 
@@ -30,6 +30,8 @@ export async function workerStatus(ctx: EngineCommandContext, json: boolean): Pr
   if (facts.model) {
     const idle = facts.model.idleMs === undefined ? '' : ` (let go after ${Math.round(facts.model.idleMs / 1000)} s unused)`;
     lines.push(`model: ${facts.model.state === 'off' ? 'off (no vectors)' : `${facts.model.state}${idle}`}${facts.rssMb === undefined ? '' : `; resident memory ${facts.rssMb} MB`}`);
+    // What runs it, and the memory of its own process when it has one (onnxruntime's).
+    if (facts.model.kernel) lines.push(`  runs on ${facts.model.kernel}${facts.model.rssMb === undefined ? '' : `, in a process of its own: ${facts.model.rssMb} MB`}`);
   }
   for (const p of behind) {
     const why = p.fault

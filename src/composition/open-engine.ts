@@ -44,9 +44,10 @@ export interface EngineServices {
   /**
    * Whether the vectors' model is in memory: `off` without vectors, `loaded`, or `not loaded`
    * (never asked yet, or let go after ENGRAM_MODEL_IDLE_MS unused); and, where it is let go when
-   * unused, after how long and how many times so far.
+   * unused, after how long and how many times so far; once loaded, what runs it, and the resident
+   * memory of its own process when it has one (USE Lite on onnxruntime: not in the status's `rssMb`).
    */
-  model(): { state: 'off' | 'loaded' | 'not loaded'; idleMs?: number; unloads?: number };
+  model(): { state: 'off' | 'loaded' | 'not loaded'; kernel?: string; rssMb?: number; idleMs?: number; unloads?: number };
 }
 
 /** The engine as the worker and the CLI's commands hold it: this build's projections and reactors. */
@@ -90,6 +91,8 @@ export interface OpenEngineOptions {
   warmModel?: boolean;
   /** Told each time the model is let go for being unused. */
   onModelUnloaded?: () => void;
+  /** Told at each load of the model what runs it (the worker writes it to worker.log). */
+  onModelLoaded?: (kernel: string) => void;
   /**
    * Write no file in Claude Code's memory directories: the rows that have one are recorded as
    * failed, to be made by the next engine's retry (a whole rebuild built aside). Default false.
@@ -120,7 +123,7 @@ async function engineParts(options: OpenEngineOptions, write: boolean): Promise<
   let vectors: EngineVectors | undefined;
   let cache: EmbeddingCache | undefined;
   let indexer: Embedder | undefined;
-  const chosen = embedderFor(options.embedder ?? 'off', paths, { warm: options.warmModel });
+  const chosen = embedderFor(options.embedder ?? 'off', paths, { warm: options.warmModel, onLoaded: options.onModelLoaded });
   const model = chosen && options.modelIdleMs !== undefined ? unloadWhenIdle(chosen, { idleMs: options.modelIdleMs, onUnload: options.onModelUnloaded }) : chosen;
   if (model) {
     // Only a writing engine holds the cache (a LevelDB: one process); a reading one never embeds.
@@ -153,7 +156,11 @@ async function engineParts(options: OpenEngineOptions, write: boolean): Promise<
       model: () => {
         if (!model) return { state: 'off' };
         const state = model.loaded?.() === false ? 'not loaded' : 'loaded';
-        return 'unloads' in model ? { state, idleMs: (model as IdleUnloading).idleMs, unloads: (model as IdleUnloading).unloads() } : { state };
+        // What runs it (onnxruntime's native kernels or TensorFlow.js on WASM), once loaded.
+        const kernel = model.kernel?.();
+        const rssMb = model.modelRssMb?.();
+        const said = { state, ...(kernel ? { kernel } : {}), ...(rssMb !== undefined ? { rssMb } : {}) } as const;
+        return 'unloads' in model ? { ...said, idleMs: (model as IdleUnloading).idleMs, unloads: (model as IdleUnloading).unloads() } : said;
       },
     },
     close: async () => {

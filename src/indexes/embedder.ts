@@ -20,6 +20,10 @@ export interface Embedder {
    * a busy machine). Absent: assume it is (a test double, a cache in front of one).
    */
   loaded?(): boolean;
+  /** What runs the model, once loaded (for `engram worker status` and worker.log); absent: not said. */
+  kernel?(): string | undefined;
+  /** Resident memory, in MB, of the model's own process when it runs in one (not in this process's). */
+  modelRssMb?(): number | undefined;
 }
 
 /**

@@ -102,9 +102,12 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   // Said once per load of the model: at start, and again after it was let go for being unused.
   let saidLoading = false;
   try {
-    engine = await openWithRetry(options, log, sync, () => {
-      log('model let go after being unused; the next recall loads it again');
-      saidLoading = false;
+    engine = await openWithRetry(options, log, sync, {
+      onModelUnloaded: () => {
+        log('model let go after being unused; the next recall loads it again');
+        saidLoading = false;
+      },
+      onModelLoaded: (kernel) => log(`model loaded; it runs on ${kernel}`),
     });
   } catch (err) {
     // A log that will not open halts everything: say why where people look, and let the next
@@ -351,7 +354,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   return stopped;
 }
 
-async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, onModelUnloaded: () => void): Promise<ComposedEngine | undefined> {
+async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, model: { onModelUnloaded: () => void; onModelLoaded: (kernel: string) => void }): Promise<ComposedEngine | undefined> {
   const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(options.settingsEnv ?? process.env, log);
   const started = Date.now();
   const deadline = started + (options.lockWaitMs ?? 3000);
@@ -359,7 +362,7 @@ async function openWithRetry(options: WorkerOptions, log: (line: string) => void
   let said = false;
   for (;;) {
     try {
-      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded, warmModel: true, ingest: ingestFromEnv(options.settingsEnv ?? process.env) });
+      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, ...model, warmModel: true, ingest: ingestFromEnv(options.settingsEnv ?? process.env) });
     } catch (err) {
       if (!isEngramError(err, 'LOG_LOCKED')) throw err;
       const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;

@@ -29,12 +29,13 @@ export function embedderChoice(env: NodeJS.ProcessEnv = process.env): EmbedderCh
 /**
  * The embedder chosen (not loaded: each loads its model on first use); undefined for `off`.
  * `warm`: a process that answers prompt after prompt (the worker): USE Lite warms its thread
- * before it says it is loaded (use-lite-embedder.ts WARM_UP_CALLS).
+ * before it says it is loaded (use-lite-embedder.ts WARM_UP_CALLS). `onLoaded`: told at each load
+ * what runs the model (USE Lite: onnxruntime's native kernels, or TensorFlow.js on WASM).
  */
-export function embedderFor(choice: EmbedderChoice, paths: Pick<EngramPaths, 'models'>, options: { warm?: boolean } = {}): Embedder | undefined {
+export function embedderFor(choice: EmbedderChoice, paths: Pick<EngramPaths, 'models'>, options: { warm?: boolean; onLoaded?: (kernel: string) => void } = {}): Embedder | undefined {
   switch (choice) {
     case 'use-lite':
-      return useLiteEmbedder(options.warm ? { warmUp: WARM_UP_CALLS } : {});
+      return useLiteEmbedder({ ...(options.warm ? { warmUp: WARM_UP_CALLS } : {}), onLoaded: options.onLoaded });
     case 'bge-small':
       return fastembedEmbedder({ modelsDir: paths.models });
     case 'off':

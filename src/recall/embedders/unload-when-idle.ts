@@ -52,6 +52,8 @@ export function unloadWhenIdle(embedder: Embedder, options: { idleMs: number; on
       await embedder.close();
     },
     loaded: () => embedder.loaded?.() ?? true,
+    kernel: () => embedder.kernel?.(),
+    modelRssMb: () => embedder.modelRssMb?.(),
     unloads: () => unloads,
   };
 }
