@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { currentBuild } from './support/older-build.js';
 import { runHookHere } from './support/hook-here.js';
-import { cliHere, repoRoot, runCli, runProcess, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, repoRoot, runProcess, useTempHomes, type TempHome } from './support/temp-home.js';
 
 // The bin's front end (src/cli/answer-from-worker.ts) answers `engram log stats|verify|dump`
 // from a running worker without loading the full CLI. Each case runs both paths against the
@@ -37,7 +37,7 @@ describe('the bin answered by the running worker', () => {
   it('prints the same bytes and exits the same as the full CLI, loading nothing beside itself', async () => {
     const h = home();
     for (let i = 0; i < 3; i++) await runHookHere('UserPromptSubmit', { session_id: `s${i}`, cwd: '/home/dev/src/app', prompt: `question ${i} ✓` }, h.env);
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     await until(async () => JSON.parse((await cliHere(['log', 'stats', '--json'], h.env)).stdout).spool.pending === 0);
     const alone = frontEndAlone(h);
     for (const argv of COMMANDS) {
@@ -51,7 +51,7 @@ describe('the bin answered by the running worker', () => {
 
   it('leaves to the full CLI a home with config.json, and an argument it does not know', async () => {
     const h = home();
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     const alone = frontEndAlone(h);
     writeFileSync(h.paths.config, '{"recallLimit": ');
     const broken = await cliHere(['log', 'stats'], h.env);

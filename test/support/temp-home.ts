@@ -1,5 +1,5 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,7 +23,16 @@ export interface TempHome {
  * real ~/.engram or ~/.claude. Hooks do not start workers unless a test asks for it.
  */
 export function tempHome(extraEnv: NodeJS.ProcessEnv = {}): TempHome {
-  const root = mkdtempSync(join(tmpdir(), 'engram-test-'));
+  return tempHomeAt(mkdtempSync(join(tmpdir(), 'engram-test-')), extraEnv);
+}
+
+/**
+ * {@link tempHome} in a directory the caller chose (made if missing): for a file whose tests
+ * each start from one home restored in the same place, since the projections' state holds the
+ * paths it wrote (a home copied elsewhere is not the same home). `cleanup` removes `root`.
+ */
+export function tempHomeAt(root: string, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
+  mkdirSync(root, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ENGRAM_HOME: join(root, 'home'),
