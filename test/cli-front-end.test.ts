@@ -13,7 +13,7 @@ import { cliHere, repoRoot, runProcess, useTempHomes, type TempHome } from './su
 // runs in this process (cliHere: its main, output and exit code as the bin gives them), the bin
 // and the front end alone as processes: the front end's process is what is under test.
 const bin = join(repoRoot, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).bin.engram as string);
-const home = useTempHomes();
+const home = useTempHomes({ inMemory: true });
 const COMMANDS = [['log', 'stats'], ['log', 'stats', '--json'], ['log', 'verify'], ['log', 'verify', '--json'], ['log', 'dump']];
 
 /** The front end's file alone in a directory: what it answers there, it answered loading nothing of the full CLI. */

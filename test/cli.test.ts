@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { runHookHere } from './support/hook-here.js';
-import { cliHere, cliPath, type ProcessResult, runCommand, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
+import { cliHere, cliPath, type ProcessResult, runCommand, type TempHome, tempHomeAt, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
   for (const home of homes.splice(0)) await home.cleanup();
 });
+// In memory: what these commands do, not the disk under them (memory-tmpdir.ts).
+const tempHome = (env: NodeJS.ProcessEnv = {}) => tempHomeAt(mkdtempSync(join(memoryTmpdir(), 'engram-test-')), env);
 
 function seeded(sessions = 5, eventsPerSession = 30): TempHome {
   const h = tempHome();

@@ -10,7 +10,7 @@ import { redactCapped } from '../src/redaction/redact-capped.js';
 import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
 import { useWarmHookCode } from './support/warm-hook-code.js';
 
-const newHome = useTempHomes();
+const newHome = useTempHomes({ inMemory: true });
 const warmHookCode = useWarmHookCode();
 /**
  * A home with the prompt hook's compiled code in it, as a home has it after its first prompt: the

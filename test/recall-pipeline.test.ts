@@ -1,6 +1,5 @@
 import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -13,13 +12,15 @@ import { VectorStore } from '../src/indexes/vector-store.js';
 import { answerRecall } from '../src/worker/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
 import { cliHere, drain, dumpLog, runHook, type TempHome, tempHomeAt } from './support/temp-home.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
 import { useWarmHookCode } from './support/warm-hook-code.js';
 
 const project = '/home/dev/src/payments';
 // Each test's home is the same directory, restored from the home seeded once (per embedder
 // choice) for the file: seeding drains in this process, and with the model on that drain loads
-// it. In the same place, since the projections' state names the files it wrote by their path.
-const base = mkdtempSync(join(tmpdir(), 'engram-recall-pipeline-'));
+// it. In the same place, since the projections' state names the files it wrote by their path;
+// in memory, since nothing here is about the disk (memory-tmpdir.ts).
+const base = mkdtempSync(join(memoryTmpdir(), 'engram-recall-pipeline-'));
 const live = join(base, 'home');
 const homes: TempHome[] = [];
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { lineReader } from '../src/socket/line-reader.js';
 import { cliHere, cliPath, drain, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 
-const home = useTempHomes();
+const home = useTempHomes({ inMemory: true });
 
 function reader(maxLineChars: number) {
   const messages: Array<{ text: string }> = [];

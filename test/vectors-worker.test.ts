@@ -12,7 +12,7 @@ import { cliHere, drain, type TempHome, useTempHomes } from './support/temp-home
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
 const common = { session_id: 'sess-vec', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
-const homes = useTempHomes();
+const homes = useTempHomes({ inMemory: true });
 // The prompts reach the spool through the prompt hook's bundle run in this process: what is under
 // test is the engram process's vectors, not the hook's (its process is test/hooks.test.ts's).
 const spooled = (h: TempHome) => readdirSync(h.paths.spoolNew).length;

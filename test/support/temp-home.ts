@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 import { hookTable, type HookEvent } from '../../src/cli/hook-table.js';
 import { resolvePaths, type EngramPaths } from '../../src/paths.js';
+import { memoryTmpdir } from './memory-tmpdir.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const cliPath = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
@@ -120,14 +121,19 @@ export const hookFiles = Object.fromEntries(hookTable.map((spec) => [spec.event,
 
 export type HookName = HookEvent;
 
-/** Temporary homes for each test of a file, stopped and removed after each test. */
-export function useTempHomes(): (env?: NodeJS.ProcessEnv) => TempHome {
+/**
+ * Temporary homes for each test of a file, stopped and removed after each test. `inMemory`: under
+ * memoryTmpdir() (a tmpfs), for a file whose tests are not about the disk: the log's, the views'
+ * and the spool's fsyncs then cost next to nothing, where on a loaded machine they were much of
+ * the wait.
+ */
+export function useTempHomes(options: { inMemory?: boolean } = {}): (env?: NodeJS.ProcessEnv) => TempHome {
   const homes: TempHome[] = [];
   afterEach(async () => {
     for (const home of homes.splice(0)) await home.cleanup();
   });
   return (env = {}) => {
-    const h = tempHome(env);
+    const h = options.inMemory ? tempHomeAt(mkdtempSync(join(memoryTmpdir(), 'engram-test-')), env) : tempHome(env);
     homes.push(h);
     return h;
   };
