@@ -18,7 +18,8 @@ const homes = useTempHomes({ inMemory: true });
 const spooled = (h: TempHome) => readdirSync(h.paths.spoolNew).length;
 
 describe('the vectors projection in the engram process', () => {
-  it('embeds the lessons a drain makes, with the default model, and rebuilds to the same rows', async () => {
+  // Three loads of the model (the drain, the rebuild, the engine): past 60 s at load 20.
+  it('embeds the lessons a drain makes, with the default model, and rebuilds to the same rows', { timeout: 180_000 }, async () => {
     const h = homes({ ENGRAM_EMBEDDER: '' });
     for (const prompt of ['From now on, always run the tests with pnpm test, never npm test.', 'Remember that the staging database is reset every night at 2am.']) {
       await runHookHere('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt }, h.env);
