@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { currentBuild } from './support/older-build.js';
 import { runHookHere } from './support/hook-here.js';
-import { cliHere, repoRoot, runCli, runProcess, useTempHomes, type TempHome } from './support/temp-home.js';
+import { cliHere, repoRoot, runProcess, useTempHomes, type TempHome } from './support/temp-home.js';
 
 // The bin's front end (src/cli/answer-from-worker.ts) answers `engram log stats|verify|dump`
 // from a running worker without loading the full CLI. Each case runs both paths against the
@@ -13,7 +13,7 @@ import { cliHere, repoRoot, runCli, runProcess, useTempHomes, type TempHome } fr
 // runs in this process (cliHere: its main, output and exit code as the bin gives them), the bin
 // and the front end alone as processes: the front end's process is what is under test.
 const bin = join(repoRoot, JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).bin.engram as string);
-const home = useTempHomes();
+const home = useTempHomes({ inMemory: true });
 const COMMANDS = [['log', 'stats'], ['log', 'stats', '--json'], ['log', 'verify'], ['log', 'verify', '--json'], ['log', 'dump']];
 
 /** The front end's file alone in a directory: what it answers there, it answered loading nothing of the full CLI. */
@@ -37,7 +37,7 @@ describe('the bin answered by the running worker', () => {
   it('prints the same bytes and exits the same as the full CLI, loading nothing beside itself', async () => {
     const h = home();
     for (let i = 0; i < 3; i++) await runHookHere('UserPromptSubmit', { session_id: `s${i}`, cwd: '/home/dev/src/app', prompt: `question ${i} ✓` }, h.env);
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     await until(async () => JSON.parse((await cliHere(['log', 'stats', '--json'], h.env)).stdout).spool.pending === 0);
     const alone = frontEndAlone(h);
     for (const argv of COMMANDS) {
@@ -51,7 +51,7 @@ describe('the bin answered by the running worker', () => {
 
   it('leaves to the full CLI a home with config.json, and an argument it does not know', async () => {
     const h = home();
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     const alone = frontEndAlone(h);
     writeFileSync(h.paths.config, '{"recallLimit": ');
     const broken = await cliHere(['log', 'stats'], h.env);

@@ -1,17 +1,20 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Level } from 'level';
 import { Packr } from 'msgpackr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { runHookHere } from './support/hook-here.js';
-import { cliHere, cliPath, type ProcessResult, runCli, runCommand, tempHome, type TempHome, walkFiles } from './support/temp-home.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
+import { cliHere, cliPath, type ProcessResult, runCommand, type TempHome, tempHomeAt, walkFiles } from './support/temp-home.js';
 
 const homes: TempHome[] = [];
 afterEach(async () => {
   for (const home of homes.splice(0)) await home.cleanup();
 });
+// In memory: what these commands do, not the disk under them (memory-tmpdir.ts).
+const tempHome = (env: NodeJS.ProcessEnv = {}) => tempHomeAt(mkdtempSync(join(memoryTmpdir(), 'engram-test-')), env);
 
 function seeded(sessions = 5, eventsPerSession = 30): TempHome {
   const h = tempHome();
@@ -33,8 +36,8 @@ describe('the CLI', () => {
     const h = seeded();
     expect((await cliHere(['worker', '--drain'], h.env)).code).toBe(0);
     // In this process (the same main, the same socket client as the bin's), one after the other;
-    // `worker --detach` spawns the bin, as it must. The bin's own process answering through a
-    // worker is test/cli-bundle.test.ts's.
+    // `worker --detach` too: the worker it spawns is the bin's own process, as it must be. The
+    // bin's own process answering through a worker is test/cli-bundle.test.ts's.
     const commands = [['log', 'dump'], ['log', 'stats', '--json'], ['migrate', '--dry-run']];
     const each = async () => {
       const results: ProcessResult[] = [];
@@ -42,7 +45,7 @@ describe('the CLI', () => {
       return results;
     };
     const alone = await each();
-    expect((await runCli(['worker', '--detach'], h.env)).stdout).toMatch(/^started: pid \d+/);
+    expect((await cliHere(['worker', '--detach'], h.env)).stdout).toMatch(/^started: pid \d+/);
     const through = await each();
     expect(through.map((r) => [r.code, r.stdout])).toEqual(alone.map((r) => [r.code, r.stdout]));
     expect(alone[0]!.stdout.trim().split('\n').length).toBe(150);
@@ -59,7 +62,7 @@ describe('the CLI', () => {
     expect(Object.keys(before).length).toBeGreaterThan(5);
     expect((await cliHere(['rebuild'], h.env)).code).toBe(0);
     expect(walkFiles(h.paths.views, h.paths.claude)).toEqual(before);
-    await runCli(['worker', '--detach'], h.env);
+    await cliHere(['worker', '--detach'], h.env);
     const only = await cliHere(['rebuild', '--only', 'stats'], h.env);
     expect(only.stderr).toMatch(/^rebuilt stats from 150 events/);
     expect(walkFiles(h.paths.views, h.paths.claude)).toEqual(before);
@@ -82,7 +85,7 @@ describe('the CLI', () => {
     expect(doctor.stdout).toContain('150 hook events wait in the spool');
     expect(doctor.stdout).toContain("engram's hooks are not in");
     await cliHere(['worker', '--drain'], h.env);
-    await runCli(['install'], h.env);
+    await cliHere(['install'], h.env);
     const healthy = await cliHere(['doctor'], h.env);
     expect(healthy.stdout).toMatch(/all \d+ projections are up to date/);
     expect(healthy.stdout).toContain('hooks are installed in');
@@ -99,9 +102,10 @@ describe('the CLI', () => {
   });
 
   it('runs a worker that exits by itself once idle, removing its pid file and socket', async () => {
-    const h = tempHome({ ENGRAM_WORKER_IDLE_MS: '1500' });
+    // Idle is checked on the worker's 1 s tick: it goes at the first tick past 500 ms.
+    const h = tempHome({ ENGRAM_WORKER_IDLE_MS: '500' });
     homes.push(h);
-    expect((await runCli(['worker', '--detach'], h.env)).stdout).toMatch(/^started: pid \d+/);
+    expect((await cliHere(['worker', '--detach'], h.env)).stdout).toMatch(/^started: pid \d+/);
     let status = '';
     for (let i = 0; i < 100 && !status.startsWith('not running'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -141,7 +145,7 @@ describe('small things a user meets', () => {
         shell.on('close', () => resolve({ status: stdout.trim(), stderr: readFileSync(errFile, 'utf8') }));
       });
     expect(await pipeline()).toEqual({ status: '0', stderr: '' });
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     expect(await pipeline()).toEqual({ status: '0', stderr: '' });
   });
 

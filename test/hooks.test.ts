@@ -8,8 +8,20 @@ import { ANSWER_CAP, POINTER_CAP, PROMPT_CAP } from '../src/events/hook-events.j
 import { projectMemoryDir } from '../src/paths.js';
 import { redactCapped } from '../src/redaction/redact-capped.js';
 import { dumpLog, drain, hookFiles, hooksDir, runHook, useTempHomes, type HookName, type TempHome } from './support/temp-home.js';
+import { useWarmHookCode } from './support/warm-hook-code.js';
 
-const home = useTempHomes();
+const newHome = useTempHomes({ inMemory: true });
+const warmHookCode = useWarmHookCode();
+/**
+ * A home with the prompt hook's compiled code in it, as a home has it after its first prompt: the
+ * prompt hook runs here a dozen times, in homes of their own, for what it makes of its input (its
+ * first start and code cache are test/hook-code-cache.test.ts's).
+ */
+async function home(env: NodeJS.ProcessEnv = {}): Promise<TempHome> {
+  const h = newHome(env);
+  await warmHookCode(h, ['UserPromptSubmit']);
+  return h;
+}
 const common = { session_id: 'sess-1', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
 const spoolFiles = (h: TempHome) => {
   try {
@@ -46,7 +58,7 @@ describe('hooks', () => {
   });
 
   it('each appends exactly one spool file holding its event, prints nothing and exits 0', async () => {
-    const h = home();
+    const h = await home();
     for (const hook of Object.keys(hookFiles) as HookName[]) {
       const before = spoolFiles(h).length;
       const result = await runHook(hook, { ...common, ...payloads[hook], some_future_field: { nested: true } }, h.env);
@@ -62,7 +74,7 @@ describe('hooks', () => {
 
   it('does nothing when ENGRAM_DISABLE=1 or inside the distiller\'s own LLM call', async () => {
     for (const env of [{ ENGRAM_DISABLE: '1' }, { ENGRAM_DISTILLING: '1' }]) {
-      const h = home(env);
+      const h = await home(env);
       const result = await runHook('UserPromptSubmit', { ...common, prompt: 'hi there' }, h.env);
       expect(result).toMatchObject({ code: 0, stdout: '' });
       expect(spoolFiles(h)).toEqual([]);
@@ -70,7 +82,7 @@ describe('hooks', () => {
   });
 
   it('stores a tool call as a pointer, never file contents, capped at 200 characters', async () => {
-    const h = home();
+    const h = await home();
     const content = 'SECRET_FILE_BODY '.repeat(100);
     await runHook('PostToolUse', { ...common, tool_name: 'Write', tool_input: { file_path: '/home/dev/src/app/.env', content }, tool_response: {} }, h.env);
     await runHook('PostToolUse', { ...common, tool_name: 'Bash', tool_input: { command: `echo ${'x'.repeat(500)}` }, tool_response: {} }, h.env);
@@ -83,7 +95,7 @@ describe('hooks', () => {
   });
 
   it('takes malformed stdin in stride: exit 0, nothing printed, the input quarantined, the log valid', async () => {
-    const h = home();
+    const h = await home();
     const cases: Array<[string, HookName, string | Buffer]> = [
       ['empty', 'UserPromptSubmit', ''],
       ['not JSON', 'Stop', '{"session_id": "sess-1", '],
@@ -117,7 +129,7 @@ describe('hooks', () => {
   });
 
   it('Stop keeps the final answer redacted and capped at ANSWER_CAP, and its length as sent', async () => {
-    const h = home();
+    const h = await home();
     const answer = `Deployed with STRIPE_SECRET_KEY=sk_live_51Hq8ZtK2eZvKYlo2C9xQwErTy7UiOp3AsDfGh. ${'All checks pass. '.repeat(400)}`;
     const result = await runHook('Stop', { ...common, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: answer }, h.env);
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
@@ -130,7 +142,7 @@ describe('hooks', () => {
   });
 
   it('keeps a rejected payload as its outline and pointer: never tool output, file contents or raw stdin', async () => {
-    const h = home();
+    const h = await home();
     // tool_use_id must be a string: this payload is rejected, with output and contents in it.
     const rejected = {
       ...common,
@@ -159,7 +171,7 @@ describe('hooks', () => {
   });
 
   it('says in one line of context when a prompt was a correction, and stores the prompt as before', async () => {
-    const h = home();
+    const h = await home();
     const prompt = 'No, I told you to use pnpm, not npm!';
     const result = await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt }, h.env);
     expect(result).toMatchObject({ code: 0, stderr: '' });
@@ -179,7 +191,7 @@ describe('hooks', () => {
     // Issue 21: each of these was missed, with no notice and no memory.
     const prompts = ["no, don't use npm here, this repo uses pnpm", 'no, use pnpm here, not npm', 'this repo uses pnpm, not npm'];
     for (const [n, prompt] of prompts.entries()) {
-      const h = home();
+      const h = await home();
       const cwd = `/home/dev/src/app-${n}`;
       const result = await runHook('UserPromptSubmit', { ...common, cwd, hook_event_name: 'UserPromptSubmit', prompt }, h.env);
       expect(result, prompt).toMatchObject({ code: 0, stderr: '' });
@@ -198,7 +210,7 @@ describe('hooks', () => {
   });
 
   it('reads the correction from the prompt as stored: redacted, and about the person when it is', async () => {
-    const h = home();
+    const h = await home();
     const secret = 'ghp_FAKE1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P';
     const prompt = `from now on read the token from GITHUB_TOKEN=${secret} and never paste it into scripts`;
     const result = await runHook('UserPromptSubmit', { ...common, prompt }, h.env);
@@ -212,18 +224,18 @@ describe('hooks', () => {
   it('prints nothing for a correction when disabled, or when the prompt could not be stored', async () => {
     const prompt = 'never use npm in this repo';
     for (const env of [{ ENGRAM_DISABLE: '1' }, { ENGRAM_DISTILLING: '1' }]) {
-      const h = home(env);
+      const h = await home(env);
       expect(await runHook('UserPromptSubmit', { ...common, prompt }, h.env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
       expect(spoolFiles(h)).toEqual([]);
     }
-    const h = home();
+    const h = await home();
     writeFileSync(join(h.root, 'not-a-dir'), 'x');
     const result = await runHook('UserPromptSubmit', { ...common, prompt }, { ...h.env, ENGRAM_HOME: join(h.root, 'not-a-dir', 'home') });
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('exits 0 and prints nothing even when it cannot write at all', async () => {
-    const h = home();
+    const h = await home();
     writeFileSync(join(h.root, 'not-a-dir'), 'x');
     const result = await runHook('UserPromptSubmit', { ...common, prompt: 'hello' }, { ...h.env, ENGRAM_HOME: join(h.root, 'not-a-dir', 'home') });
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });

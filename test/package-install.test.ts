@@ -6,7 +6,7 @@ import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 import { readPidFile } from '../src/launch/live-worker.js';
 import { runtimeLockfile, type Lockfile } from '../src/plugin/runtime-lockfile.js';
 import { cleanClone } from './support/clean-clone.js';
-import { scratchParent } from './support/scratch-dir.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
 import { repoRoot, runCommand, useTempHomes, type ProcessResult } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -63,7 +63,7 @@ function writeInstallManifest(pkg: { version: string; dependencies: Record<strin
 
 beforeAll(() => {
   // The clone, the tarballs, the prefix's ≈ 260 MB install and the global link: tmpfs where it has room.
-  work = mkdtempSync(join(scratchParent(), 'engram-pack-'));
+  work = mkdtempSync(join(memoryTmpdir(2 * 1024 ** 3), 'engram-pack-'));
   clone = join(work, 'clone');
   cleanClone(repoRoot, clone);
   expect(existsSync(join(clone, 'dist'))).toBe(false);

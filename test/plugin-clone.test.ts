@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hookTable, type HookEvent } from '../src/cli/hook-table.js';
 import { installHooks } from '../src/cli/install.js';
 import { cleanClone } from './support/clean-clone.js';
-import { scratchParent } from './support/scratch-dir.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
 import { hooksDir, repoRoot, runCommand, runProcess, useTempHomes, type ProcessResult, type TempHome } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
@@ -69,7 +69,7 @@ describe('the plugin, from a plain clone', () => {
 
   it('records a session while engram prepares its worker in the background, each hook within its budget; then the worker ingests and projects it all', { timeout: 600_000 }, async () => {
     // The bootstrap's `npm ci` writes ≈ 260 MB into the plugin's data directory: tmpfs where it has room.
-    const h = home({}, { parent: scratchParent() });
+    const h = home({}, { parent: memoryTmpdir(2 * 1024 ** 3) });
     const { root, data, env, hooks } = pluginInstall(h);
     expect(existsSync(join(root, 'node_modules')) || existsSync(join(root, 'dist'))).toBe(false);
     expect(Object.keys(hooks)).toEqual(hookTable.map((spec) => spec.event));

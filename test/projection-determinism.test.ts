@@ -1,6 +1,5 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { Packr } from 'msgpackr';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,8 +9,9 @@ import type { DomainEvent } from '../src/events/catalog.js';
 import { allProjections } from '../src/projections/all-projections.js';
 import { fold } from '../src/projections/projector.js';
 import { appendInSlices, projectionHarness } from './support/projection-harness.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
 
-const root = mkdtempSync(join(tmpdir(), 'engram-determinism-'));
+const root = mkdtempSync(join(memoryTmpdir(), 'engram-determinism-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let runs = 0;
 const freshDir = () => join(root, String(++runs));

@@ -1,8 +1,8 @@
-import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { projectMemoryDir } from '../src/paths.js';
 import { recalledViewPath } from '../src/projections/view-paths.js';
 import type { RecallRequest } from '../src/recall/recall.js';
@@ -11,10 +11,25 @@ import { useLiteEmbedder } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
 import { answerRecall } from '../src/worker/answer-recall.js';
 import { waitUntil } from './support/wait-until.js';
-import { cliHere, drain, dumpLog, runCli, runHook, type TempHome, useTempHomes } from './support/temp-home.js';
+import { cliHere, drain, dumpLog, runHook, type TempHome, tempHomeAt } from './support/temp-home.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
+import { useWarmHookCode } from './support/warm-hook-code.js';
 
 const project = '/home/dev/src/payments';
-const newHome = useTempHomes();
+// Each test's home is the same directory, restored from the home seeded once (per embedder
+// choice) for the file: seeding drains in this process, and with the model on that drain loads
+// it. In the same place, since the projections' state names the files it wrote by their path;
+// in memory, since nothing here is about the disk (memory-tmpdir.ts).
+const base = mkdtempSync(join(memoryTmpdir(), 'engram-recall-pipeline-'));
+const live = join(base, 'home');
+const homes: TempHome[] = [];
+afterEach(async () => {
+  for (const h of homes.splice(0)) await h.cleanup();
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+// The prompt hooks here are about recall, not their first start: each home gets the hook's
+// compiled code, as a home has it after its first prompt (test/hook-code-cache.test.ts tests that).
+const warmHookCode = useWarmHookCode();
 const NOW = '2026-11-10T00:00:00.000Z';
 
 const memories: Array<[id: string, name: string, body: string, more?: Record<string, unknown>]> = [
@@ -24,9 +39,22 @@ const memories: Array<[id: string, name: string, body: string, more?: Record<str
   ['tabs', 'Tabs for indentation', 'the user indents with tabs in every language', { scope: 'global', type: 'user' }],
 ];
 
-/** A home with the memories above recorded and projected. */
+/** A home with the memories above recorded and projected: a fresh copy of the one seeded first with this embedder. */
 async function seeded(env: NodeJS.ProcessEnv = {}): Promise<TempHome> {
-  const h = newHome({ ENGRAM_NOW: NOW, ...env });
+  const template = join(base, `seeded-${env.ENGRAM_EMBEDDER ?? 'off'}`);
+  const h = tempHomeAt(live, { ENGRAM_NOW: NOW, ...env });
+  homes.push(h);
+  if (!existsSync(template)) {
+    await seed(h);
+    cpSync(live, template, { recursive: true });
+  } else {
+    cpSync(template, live, { recursive: true });
+  }
+  await warmHookCode(h, ['UserPromptSubmit']);
+  return h;
+}
+
+async function seed(h: TempHome): Promise<void> {
   mkdirSync(h.paths.spoolNew, { recursive: true });
   memories.forEach(([memoryId, name, body, more = {}], i) => {
     const global = more.scope === 'global';
@@ -43,7 +71,6 @@ async function seeded(env: NodeJS.ProcessEnv = {}): Promise<TempHome> {
   };
   writeFileSync(join(h.paths.spoolNew, '1700000000000100-1-00000100.json'), JSON.stringify(graphed));
   await drain(h.env);
-  return h;
 }
 
 const prompt = (session: string, text: string) => ({ session_id: session, cwd: project, hook_event_name: 'UserPromptSubmit', prompt: text });
@@ -168,7 +195,7 @@ describe('recall in the prompt hook', () => {
 
   it('with a worker up, the worker answers and the session filter holds', async () => {
     const h = await seeded({ ENGRAM_RECALL_WAIT_MS: '5000' });
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     await waitUntil(() => existsSync(h.paths.pidFile));
     const first = await runHook('UserPromptSubmit', prompt('w1', ASK), h.env);
     expect(first.code).toBe(0);
@@ -316,18 +343,18 @@ describe('recall from the first prompt', () => {
 describe('the model in a worker that sits idle', () => {
   it('is let go after ENGRAM_MODEL_IDLE_MS unused, says so in `worker status`, and recall still answers and loads it again', { timeout: 300_000 }, async () => {
     // The prompt hook waits for the worker's answer, so the worker is the one asked.
-    const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite', ENGRAM_MODEL_IDLE_MS: '1500', ENGRAM_RECALL_WAIT_MS: '60000' });
-    const started = await runCli(['worker', '--detach'], h.env);
+    const h = await seeded({ ENGRAM_EMBEDDER: 'use-lite', ENGRAM_MODEL_IDLE_MS: '500', ENGRAM_RECALL_WAIT_MS: '60000' });
+    const started = await cliHere(['worker', '--detach'], h.env);
     expect(started.code, started.stderr).toBe(0);
     const status = async () => JSON.parse((await cliHere(['worker', 'status', '--json'], h.env)).stdout) as { model: { state: string; idleMs: number; unloads: number }; rssMb: number };
     try {
-      expect((await status()).model).toEqual({ state: 'not loaded', idleMs: 1500, unloads: 0 });
+      expect((await status()).model).toEqual({ state: 'not loaded', idleMs: 500, unloads: 0 });
       const first = await runHook('UserPromptSubmit', prompt('idle-1', ASK), h.env);
       expect(first.stdout).toContain('Postgres vacuum schedule');
       // The first question started the load; unused since, the model is then let go.
       expect(await waitUntil(async () => (await status()).model.unloads === 1, 240_000, 250)).toBe(true);
       const text = (await cliHere(['worker', 'status'], h.env)).stdout;
-      expect(text).toMatch(/^model: not loaded \(let go after 2 s unused\); resident memory \d+ MB$/m);
+      expect(text).toMatch(/^model: not loaded \(let go after 1 s unused\); resident memory \d+ MB$/m);
       expect(readFileSync(h.paths.workerLog, 'utf8')).toContain('model let go after being unused');
 
       // Recall answers at once without it, and loads it again (to be let go once more).

@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.js';
@@ -7,9 +6,10 @@ import { memoryTokens, jaccard } from '../src/memories/similarity.js';
 import type { MemoryRow } from '../src/projections/memories/memory-row.js';
 import { maintain } from '../src/reactors/maintenance.js';
 import { projectionHarness } from './support/projection-harness.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
 import { simulatedUse } from './support/simulated-use.js';
 
-const root = mkdtempSync(join(tmpdir(), 'engram-six-months-'));
+const root = mkdtempSync(join(memoryTmpdir(), 'engram-six-months-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('six months of simulated use', () => {

@@ -107,7 +107,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
     const note = join(shared, 'heard');
     await attackerListening(oldSocketPath(home), note);
     try {
-      expect((await runCli(['worker', '--detach'], env)).code).toBe(0);
+      expect((await cliHere(['worker', '--detach'], env)).code).toBe(0);
       const listed = await cliHere(['memories', 'list'], env);
       expect(listed.code).toBe(0);
       expect(listed.stdout).not.toContain('FORGED');
@@ -138,7 +138,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
     const hook = await runHook('UserPromptSubmit', prompt, { ...env, ENGRAM_WORKER_AUTOSTART: '1' });
     expect(hook.code).toBe(0);
     expect(hook.stdout).not.toContain('FORGED');
-    const started = await runCli(['worker', '--detach'], env);
+    const started = await cliHere(['worker', '--detach'], env);
     expect(started.code).not.toBe(0);
     expect(started.stderr).toContain(`belongs to uid ${NOBODY}`);
     // Started by hand without --detach, the worker itself refuses too.
@@ -151,7 +151,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
     const runtime = join(h.root, 'run');
     mkdirSync(runtime, { mode: 0o700 });
     const own = { ...env, XDG_RUNTIME_DIR: runtime };
-    expect((await runCli(['worker', '--detach'], own)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], own)).code).toBe(0);
     const answered = await cliHere(['memories', 'list'], own);
     expect(answered.code).toBe(0);
     expect(answered.stdout).not.toContain('FORGED');
@@ -162,7 +162,7 @@ describe.skipIf(!asRoot)('nobody else can be the worker (two real uids)', () => 
 
   it('a socket in the user\'s own directory that another uid owns is refused', async () => {
     const h = newHome();
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     expect((await cliHere(['memories', 'list'], h.env)).code).toBe(0);
     const { chownSync } = await import('node:fs');
     chownSync(h.paths.socket, NOBODY, NOBODY);

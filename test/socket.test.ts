@@ -7,10 +7,10 @@ import { z } from 'zod';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { readPidFile } from '../src/launch/live-worker.js';
 import { lineReader } from '../src/socket/line-reader.js';
-import { cliPath, drain, runCli, useTempHomes } from './support/temp-home.js';
+import { cliHere, cliPath, drain, useTempHomes } from './support/temp-home.js';
 import { processGone, waitUntil } from './support/wait-until.js';
 
-const home = useTempHomes();
+const home = useTempHomes({ inMemory: true });
 
 function reader(maxLineChars: number) {
   const messages: Array<{ text: string }> = [];
@@ -52,7 +52,7 @@ describe('stopping the worker', () => {
       writeFileSync(join(h.paths.spoolNew, `${String(1_700_000_000_000_000 + i)}-1-00000000.json`), JSON.stringify(event)),
     );
     await drain(h.env);
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     const worker = readPidFile(h.paths.pidFile)!;
     const idle = connect(h.paths.socket);
     idle.on('error', () => undefined);
@@ -62,7 +62,7 @@ describe('stopping the worker', () => {
     dump.stdout.pause();
     try {
       expect(await waitUntil(() => dump.stdout.readableLength > 0)).toBe(true);
-      const stop = await runCli(['worker', 'stop'], h.env);
+      const stop = await cliHere(['worker', 'stop'], h.env);
       expect(stop).toMatchObject({ code: 0, stdout: `stopped worker ${worker.pid}\n` });
       expect(processGone(worker.pid)).toBe(true);
     } finally {
@@ -73,11 +73,11 @@ describe('stopping the worker', () => {
 
   it('exits 1 and says so when the worker has not stopped in time', async () => {
     const h = home();
-    expect((await runCli(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
     const worker = readPidFile(h.paths.pidFile)!;
     process.kill(worker.pid, 'SIGSTOP');
     try {
-      const stop = await runCli(['worker', 'stop', '--timeout', '1'], h.env);
+      const stop = await cliHere(['worker', 'stop', '--timeout', '1'], h.env);
       expect(stop.code).toBe(1);
       expect(stop.stdout).toBe('');
       expect(stop.stderr).toContain(`engram: worker ${worker.pid} has not stopped after 1 s`);
@@ -87,6 +87,6 @@ describe('stopping the worker', () => {
     }
     // Once it runs again it reads the stop it was sent, and stops.
     expect(await waitUntil(() => processGone(worker.pid))).toBe(true);
-    expect((await runCli(['worker', 'stop'], h.env)).stdout).toBe('not running\n');
+    expect((await cliHere(['worker', 'stop'], h.env)).stdout).toBe('not running\n');
   });
 });

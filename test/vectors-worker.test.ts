@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../src/clock.js';
@@ -7,18 +7,24 @@ import { searchVectors } from '../src/recall/search-vectors.js';
 import { openEngine } from '../src/composition/open-engine.js';
 import { USE_LITE_MODEL } from '../src/recall/embedders/use-lite-embedder.js';
 import { VectorStore } from '../src/indexes/vector-store.js';
-import { cliHere, drain, runHook, useTempHomes } from './support/temp-home.js';
+import { runHookHere } from './support/hook-here.js';
+import { cliHere, drain, type TempHome, useTempHomes } from './support/temp-home.js';
 import { writeTinyBertModel } from './support/tiny-bert-model.js';
 
 const common = { session_id: 'sess-vec', transcript_path: '/tmp/t.jsonl', cwd: '/home/dev/src/app' };
-const homes = useTempHomes();
+const homes = useTempHomes({ inMemory: true });
+// The prompts reach the spool through the prompt hook's bundle run in this process: what is under
+// test is the engram process's vectors, not the hook's (its process is test/hooks.test.ts's).
+const spooled = (h: TempHome) => readdirSync(h.paths.spoolNew).length;
 
 describe('the vectors projection in the engram process', () => {
-  it('embeds the lessons a drain makes, with the default model, and rebuilds to the same rows', async () => {
+  // Three loads of the model (the drain, the rebuild, the engine): past 60 s at load 20.
+  it('embeds the lessons a drain makes, with the default model, and rebuilds to the same rows', { timeout: 180_000 }, async () => {
     const h = homes({ ENGRAM_EMBEDDER: '' });
     for (const prompt of ['From now on, always run the tests with pnpm test, never npm test.', 'Remember that the staging database is reset every night at 2am.']) {
-      expect((await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt }, h.env)).code).toBe(0);
+      await runHookHere('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt }, h.env);
     }
+    expect(spooled(h)).toBe(2);
     await drain(h.env);
     const store = new VectorStore({ dir: h.paths.vectors, model: USE_LITE_MODEL, dimensions: 512 });
     const rows = await store.rows();
@@ -49,7 +55,8 @@ describe('the vectors projection in the engram process', () => {
     expect(result.stderr).toContain('use-lite, bge-small, off');
 
     const off = homes();
-    await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'From now on, always run the tests with pnpm test.' }, off.env);
+    await runHookHere('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'From now on, always run the tests with pnpm test.' }, off.env);
+    expect(spooled(off)).toBe(1);
     await drain(off.env);
     expect(await new VectorStore({ dir: off.paths.vectors, model: USE_LITE_MODEL, dimensions: 512 }).count()).toBe(0);
   });
@@ -59,7 +66,8 @@ describe('the vectors projection in the engram process', () => {
     // A model folder without its model: fastembed fails to load it, and never goes to the network.
     writeTinyBertModel(bgeSmallDir(h.paths.models), 384);
     unlinkSync(join(bgeSmallDir(h.paths.models), 'model_optimized.onnx'));
-    await runHook('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'From now on, always run the tests with pnpm test, never npm test.' }, h.env);
+    await runHookHere('UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'From now on, always run the tests with pnpm test, never npm test.' }, h.env);
+    expect(spooled(h)).toBe(1);
     await drain(h.env);
     const doctor = await cliHere(['doctor'], h.env);
     expect(doctor.stdout + doctor.stderr).toContain('vectors');

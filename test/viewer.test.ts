@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../src/clock.js';
 import { openEngine, type ComposedEngine } from '../src/composition/open-engine.js';
 import { startViewer, type Viewer } from '../src/viewer/viewer-server.js';
-import { cliHere, repoRoot, runCli, tempHome, walkFiles, type TempHome } from './support/temp-home.js';
+import { memoryTmpdir } from './support/memory-tmpdir.js';
+import { cliHere, repoRoot, runCli, tempHomeAt, walkFiles, type TempHome } from './support/temp-home.js';
 import { HOSTILE_BODY, SHOP, viewerHistory } from './support/viewer-history.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -32,6 +33,8 @@ function fetchRaw(port: number, path: string, options: { method?: string; header
   });
 }
 
+// In memory: the pages, not the disk under the log (memory-tmpdir.ts).
+const tempHome = () => tempHomeAt(mkdtempSync(join(memoryTmpdir(), 'engram-test-')));
 let home: TempHome;
 let engine: ComposedEngine;
 let viewer: Viewer;

@@ -1,11 +1,12 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach } from 'vitest';
 import { hookTable, type HookEvent } from '../../src/cli/hook-table.js';
 import { resolvePaths, type EngramPaths } from '../../src/paths.js';
+import { memoryTmpdir } from './memory-tmpdir.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const cliPath = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
@@ -23,7 +24,16 @@ export interface TempHome {
  * real ~/.engram or ~/.claude. Hooks do not start workers unless a test asks for it.
  */
 export function tempHome(extraEnv: NodeJS.ProcessEnv = {}, options: { parent?: string } = {}): TempHome {
-  const root = mkdtempSync(join(options.parent ?? tmpdir(), 'engram-test-'));
+  return tempHomeAt(mkdtempSync(join(options.parent ?? tmpdir(), 'engram-test-')), extraEnv);
+}
+
+/**
+ * {@link tempHome} in a directory the caller chose (made if missing): for a file whose tests
+ * each start from one home restored in the same place, since the projections' state holds the
+ * paths it wrote (a home copied elsewhere is not the same home). `cleanup` removes `root`.
+ */
+export function tempHomeAt(root: string, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
+  mkdirSync(root, { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ENGRAM_HOME: join(root, 'home'),
@@ -111,14 +121,19 @@ export const hookFiles = Object.fromEntries(hookTable.map((spec) => [spec.event,
 
 export type HookName = HookEvent;
 
-/** Temporary homes for each test of a file, stopped and removed after each test. */
-export function useTempHomes(): (env?: NodeJS.ProcessEnv, options?: { parent?: string }) => TempHome {
+/**
+ * Temporary homes for each test of a file, stopped and removed after each test. `inMemory`: under
+ * memoryTmpdir() (a tmpfs), for a file whose tests are not about the disk: the log's, the views'
+ * and the spool's fsyncs then cost next to nothing, where on a loaded machine they were much of
+ * the wait. A call's own `parent` puts that one home elsewhere.
+ */
+export function useTempHomes(options: { inMemory?: boolean } = {}): (env?: NodeJS.ProcessEnv, at?: { parent?: string }) => TempHome {
   const homes: TempHome[] = [];
   afterEach(async () => {
     for (const home of homes.splice(0)) await home.cleanup();
   });
-  return (env = {}, options = {}) => {
-    const h = tempHome(env, options);
+  return (env = {}, at = {}) => {
+    const h = tempHome(env, { parent: at.parent ?? (options.inMemory ? memoryTmpdir() : undefined) });
     homes.push(h);
     return h;
   };
