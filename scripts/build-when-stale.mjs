@@ -37,10 +37,25 @@ const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
 const outputs = ['dist/src/cli/main.js', 'dist/src/cli/engram.js', 'dist/hooks/session-start.cjs'];
 if (builtAt > 0 && outputs.every((file) => existsSync(file)) && Math.max(...inputs.map(newest)) < builtAt) process.exit(0);
 
+/**
+ * The compiler: TypeScript 7's native one (tsgo, the devDependency @typescript/native-preview) when
+ * its binary for this platform is installed, else tsc. In `.ci/run` this build, in `npm ci`'s
+ * `prepare`, was ≈ 31 s of single-threaded tsc on the critical path; tsgo checks and emits the same
+ * project in a quarter of that, to the same .js files (compared file by file; only the source maps
+ * differ). `npm run typecheck`, `npm run build` and `prepublishOnly` keep tsc, the reference
+ * checker. Each keeps its incremental state in a file of its own: neither reads the other's.
+ */
+function compile(project, buildInfo, extra = []) {
+  const native = join('node_modules', '@typescript', `native-preview-${process.platform}-${process.arch}`, 'lib', process.platform === 'win32' ? 'tsgo.exe' : 'tsgo');
+  return existsSync(native)
+    ? [native, ['-p', project, ...extra, '--tsBuildInfoFile', `${buildInfo}-tsgo`]]
+    : [process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', project, ...extra]];
+}
+
 const started = Date.now();
 const steps = withTests
-  ? [[process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.check.json', '--noEmit', 'false']], [process.execPath, ['scripts/build-hooks.mjs']]]
-  : [[process.execPath, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']], [process.execPath, ['scripts/build-hooks.mjs']]];
+  ? [compile('tsconfig.check.json', 'dist/.tsbuildinfo-check', ['--noEmit', 'false']), [process.execPath, ['scripts/build-hooks.mjs']]]
+  : [compile('.', 'dist/.tsbuildinfo'), [process.execPath, ['scripts/build-hooks.mjs']]];
 for (const [command, args] of steps) {
   const result = spawnSync(command, args, { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
