@@ -90,7 +90,10 @@ describe.skipIf(natsServerMissing)(`sync through a three-node JetStream cluster$
     // Then the node that orders the stream's writes dies with publishes in flight; the others elect another.
     write(300);
     expect(await waitUntil(() => ackedSeq(a) > 901)).toBe(true);
-    const leader = await streamLeader(cluster.urls);
+    // Asked until a node answers: the node that just came back may take the request while its
+    // JetStream is still catching up, and the request then times out.
+    let leader: string | undefined;
+    expect(await waitUntil(async () => (leader = await streamLeader(cluster.urls).catch(() => undefined)) !== undefined, 30_000, 250)).toBe(true);
     expect(leader).toMatch(/^n\d$/);
     await cluster.node(leader!).kill('SIGKILL');
     write(300);
@@ -99,7 +102,9 @@ describe.skipIf(natsServerMissing)(`sync through a three-node JetStream cluster$
     if (!settled) console.log(`not converged after ${leader} died:\nA ${syncDiagnosis(a)}\nB ${syncDiagnosis(b)}`);
     expect(settled).toBeDefined();
     const survivors = cluster.urls.filter((_, i) => `n${i}` !== leader);
-    expect(await streamLeader(survivors)).not.toBe(leader);
+    let newLeader: string | undefined;
+    expect(await waitUntil(async () => (newLeader = await streamLeader(survivors).catch(() => undefined)) !== undefined, 30_000, 250)).toBe(true);
+    expect(newLeader).not.toBe(leader);
     const { a: x, b: y } = settled!;
     expect(y.ids).toEqual(x.ids);
     expect(x.count).toBe(x.ids.size);
