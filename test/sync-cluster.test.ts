@@ -45,7 +45,8 @@ async function streamCluster(urls: string[]): Promise<{ leader: string | undefin
 async function streamLeader(urls: string[]): Promise<string | undefined> {
   const nc = await connect({ servers: urls });
   try {
-    return (await (await jetstreamManager(nc)).streams.info('ENGRAM')).cluster?.leader;
+    // A 1 s request timeout: a node still catching up never answers, and the callers ask again.
+    return (await (await jetstreamManager(nc, { timeout: 1_000 })).streams.info('ENGRAM')).cluster?.leader;
   } finally {
     await nc.close();
   }
