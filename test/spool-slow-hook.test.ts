@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticEvents } from '../bench/synthetic-events.js';
 import { spoolFileName } from '../src/spool/spool-file-name.js';
-import { cliHere, dumpLog, hookFiles, hooksDir, type TempHome, useTempHomes } from './support/temp-home.js';
+import { cliHere, dumpLog, hookFiles, hooksDir, runHook, type TempHome, useTempHomes } from './support/temp-home.js';
 import { waitUntil } from './support/wait-until.js';
 
 // The worker never takes a live hook's spool/tmp file, however slow the hook (DESIGN.md
@@ -103,4 +103,17 @@ describe.skipIf(!hasStrace || process.platform !== 'linux')('a slow hook and a d
     await cliHere(['worker', '--drain'], h.env);
     expect(prompts(await dumpLog(h.env))).toEqual([payload.prompt]);
   }, 120_000);
+});
+
+describe('a spool timing that does not parse', () => {
+  it('is said in worker.log, and the worker starts with the default timings and takes in what hooks write', async () => {
+    const h = home({ ENGRAM_SPOOL_STALE_MS: 'soon' });
+    expect((await cliHere(['worker', '--detach'], h.env)).code).toBe(0);
+    expect((await runHook('UserPromptSubmit', payload, { ...h.env, ENGRAM_RECALL_WAIT_MS: '0' })).code).toBe(0);
+    expect(await waitUntil(async () => prompts(await dumpLog(h.env)).includes(payload.prompt), 30_000)).toBe(true);
+    const said = readFileSync(h.paths.workerLog, 'utf8');
+    expect(said).toContain('ENGRAM_SPOOL_STALE_MS is "soon", not a whole number of ms');
+    expect(said).toContain("the spool's default timings are kept");
+    expect((await cliHere(['worker', 'stop'], h.env)).code).toBe(0);
+  });
 });

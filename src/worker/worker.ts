@@ -16,14 +16,15 @@ import { engineCommands } from '../commands/all-commands.js';
 import { searchMemories } from '../commands/search-memories.js';
 import { openEngine, type ComposedEngine, type OpenEngineOptions } from '../composition/open-engine.js';
 import { ingestFromEnv } from '../ingest/ingest-from-env.js';
-import { formatPidFile, processRunning, readPidFile } from '../launch/live-worker.js';
+import type { IngestOptions } from '../ingest/ingest.js';
+import { openWithRetry } from './open-with-retry.js';
+import { formatPidFile, readPidFile } from '../launch/live-worker.js';
 import { foreignSocketAdvice, prepareSocketDir } from '../socket/socket-owner.js';
 import { startSocketServer, type SocketServer } from '../socket/socket-server.js';
 import type { Viewer } from '../viewer/viewer-server.js';
 import { configFileStamp } from '../config/config-file.js';
 import type { SettingsReport } from '../config/effective-settings.js';
 import type { SyncSettings } from '../sync/sync-settings.js';
-import type { WorkerSync } from '../sync/worker-sync.js';
 
 export interface WorkerOptions {
   paths: EngramPaths;
@@ -102,13 +103,16 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   // Said once per load of the model: at start, and again after it was let go for being unused.
   let saidLoading = false;
   try {
-    engine = await openWithRetry(options, log, sync, {
-      onModelUnloaded: () => {
-        log('model let go after being unused; the next recall loads it again');
-        saidLoading = false;
-      },
-      onModelLoaded: (kernel) => log(`model loaded; it runs on ${kernel}`),
-    });
+    const env = options.settingsEnv ?? process.env;
+    const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(env, log);
+    const ingest = ingestSettings(env, log);
+    const onModelUnloaded = () => {
+      log('model let go after being unused; the next recall loads it again');
+      saidLoading = false;
+    };
+    const onModelLoaded = (kernel: string) => log(`model loaded; it runs on ${kernel}`);
+    const { clock, distiller, embedder, skills, settings } = options;
+    engine = await openWithRetry(() => openEngine({ paths, clock, distiller, embedder, skills, settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, onModelUnloaded, onModelLoaded, warmModel: true, ingest }), options, log);
   } catch (err) {
     // A log that will not open halts everything: say why where people look, and let the next
     // hook's worker try again (removing the start lock), rather than die without a word.
@@ -354,26 +358,6 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   return stopped;
 }
 
-async function openWithRetry(options: WorkerOptions, log: (line: string) => void, sync: WorkerSync | undefined, model: { onModelUnloaded: () => void; onModelLoaded: (kernel: string) => void }): Promise<ComposedEngine | undefined> {
-  const modelIdleMs = options.modelIdleMs ?? modelIdleFromEnv(options.settingsEnv ?? process.env, log);
-  const started = Date.now();
-  const deadline = started + (options.lockWaitMs ?? 3000);
-  const handOverDeadline = started + (options.handOverWaitMs ?? 120_000);
-  let said = false;
-  for (;;) {
-    try {
-      return await openEngine({ paths: options.paths, clock: options.clock, distiller: options.distiller, embedder: options.embedder, skills: options.skills, settings: options.settings, reactors: sync?.reactors, elsewhere: sync?.elsewhere, modelIdleMs, ...model, warmModel: true, ingest: ingestFromEnv(options.settingsEnv ?? process.env) });
-    } catch (err) {
-      if (!isEngramError(err, 'LOG_LOCKED')) throw err;
-      const waitingForPredecessor = options.after !== undefined && processRunning(options.after) && Date.now() < handOverDeadline;
-      if (Date.now() > deadline && !waitingForPredecessor) return undefined;
-      if (!said) log(options.after === undefined ? 'log is locked; waiting' : `waiting for worker ${options.after} to hand over the log`);
-      said = true;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 /** The marker doctor shows and the prompt hook stats (paths.logBroken): why, and what to run. */
 function markLogBroken(paths: EngramPaths, why: string): void {
   try {
@@ -388,6 +372,19 @@ function removeIfOurs(pidFile: string): void {
     if (readPidFile(pidFile)?.pid === process.pid) unlinkSync(pidFile);
   } catch {
     // already gone
+  }
+}
+
+/**
+ * The spool's timings (ingestFromEnv); a value that does not parse is said and the defaults kept:
+ * a typo in a setting must not keep the worker, and with it all of memory, from starting.
+ */
+function ingestSettings(env: NodeJS.ProcessEnv, log: (line: string) => void): IngestOptions {
+  try {
+    return ingestFromEnv(env);
+  } catch (err) {
+    log(`${describeError(err)}; the spool's default timings are kept`);
+    return {};
   }
 }
 
