@@ -8,9 +8,9 @@ export interface WeightTensor {
 
 /**
  * USE Lite's forward pass (use-lite-forward.ts) as an ONNX graph, for onnxruntime's native CPU
- * kernels: the same operations in the same order, over the same weights (copied out of the
- * loaded TensorFlow.js model), so the vectors are the graph's within a float's rounding (the
- * test compares them: test/use-lite-onnx.test.ts). Input `ids`: int32 [n], a text's SentencePiece
+ * kernels: the same operations in the same order, over the same weights (read from the package's
+ * files: use-lite-weights.ts), so the vectors are the graph's within a float's rounding (the
+ * test compares them: test/use-lite-forward.test.ts). Input `ids`: int32 [n], a text's SentencePiece
  * ids, already clipped to the first 128 (ClipToMaxLength, done by the caller); output `vector`:
  * float32 [1, 512], unit length.
  *
@@ -19,7 +19,7 @@ export interface WeightTensor {
  * by n; L2 normalisation as x · 1/√max(Σx², floor).
  *
  * Self-contained (no import at run time, nothing from outside): use-lite-embedder.ts gives its
- * source to the model's thread.
+ * source to the model's process.
  */
 export function useLiteOnnx(weights: Record<string, WeightTensor[] | undefined>): OnnxModel {
   const initializers: OnnxInitializer[] = [];
