@@ -117,6 +117,23 @@ describe('the CLI', () => {
     expect(readFileSync(h.paths.workerLog, 'utf8')).toContain('stopping: idle');
   });
 
+  it('says a worker that holds the log but does not answer (stopping or starting) is not answering, not "not running"', async () => {
+    const h = tempHome();
+    homes.push(h);
+    // A live process whose command line names the worker, and no socket: a worker closing its log.
+    const silent = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'worker'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => silent.once('spawn', resolve));
+      mkdirSync(h.paths.home, { recursive: true });
+      writeFileSync(h.paths.pidFile, `${silent.pid}\n`);
+      expect((await cliHere(['worker', 'status'], h.env)).stdout).toMatch(new RegExp(`^not answering: pid ${silent.pid} holds the log`));
+    } finally {
+      silent.kill('SIGKILL');
+    }
+    await new Promise((resolve) => silent.once('exit', resolve));
+    expect((await cliHere(['worker', 'status'], h.env)).stdout).toMatch(/^not running/);
+  });
+
   it('rejects unknown commands and missing arguments with exit 2 and a usage line', async () => {
     const h = tempHome();
     homes.push(h);

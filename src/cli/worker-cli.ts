@@ -38,10 +38,14 @@ export async function worker(args: string[], env: NodeJS.ProcessEnv, ctx: Engine
   if (sub === 'status') {
     if (values.json) return workerStatus(ctx, true);
     const pong = await pingWorker(paths);
+    // A worker that has closed its socket may still be closing its log: that is not "not running".
+    const silent = pong ? undefined : await liveWorker(paths);
     terminal.stdout.write(
       pong
         ? `running: pid ${pong.pid}, build ${pong.build ?? 'from before build ids'}${isOlderBuild(pong.build, BUILD_ID) ? ` (older than this engram, ${BUILD_ID})` : ''}, since ${pong.startedAt}, log head ${pong.head}\n`
-        : 'not running\n',
+        : silent
+          ? `not answering: pid ${silent.pid} holds the log but does not answer on its socket (starting or stopping; its log is ${paths.workerLog})\n`
+          : 'not running\n',
     );
     return workerStatus(ctx, false);
   }
